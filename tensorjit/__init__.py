@@ -1,0 +1,11 @@
+"""tensorjit: a Python tensor framework with a just-in-time compiler (MindSpore API)."""
+from . import dtype
+from .dtype import (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16,
+                    float32, float64, bfloat16, half, single, double)
+from .tensor import Tensor, Parameter
+from . import ops
+from .ops import set_seed
+from .autodiff import grad, value_and_grad, vjp, no_grad
+from . import nn
+
+__version__ = "0.1.0"

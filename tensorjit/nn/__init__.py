@@ -1,0 +1,1 @@
+"""Neural-network cells (filled in by the nn module)."""

@@ -1,0 +1,72 @@
+"""``tensorjit.ops``: the primitive registry and MindSpore's functional API over it."""
+from .primitive import PRIMITIVES, Primitive, state
+from .convert import as_tensor, constant
+from .elementwise import *  # noqa: F401,F403
+from .elementwise import (abs, round, pow, cast, stop_gradient, identity, where, clamp, clip,
+                          zeros_like, ones_like)
+from .reduction import *  # noqa: F401,F403
+from .reduction import sum, max, min, any, all, mean, prod
+from .shape import *  # noqa: F401,F403
+from .indexing import getitem, setitem_value, index_add, nonzero, masked_fill, gather, \
+    gather_elements, take_along_axis
+from .linalg import matmul, bmm, mm, dense, outer, dot
+from .creation import full, zeros, ones, full_like, arange, linspace, eye, one_hot, tril, triu
+from .conv import conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d
+from .normalization import softmax, log_softmax, batch_norm, layer_norm
+from .random import dropout, set_seed, rand, randn, randint
+from .loss import (nll_loss, cross_entropy, softmax_cross_entropy_with_logits, mse_loss,
+                   l1_loss, smooth_l1_loss, binary_cross_entropy_with_logits)
+from . import tensor_methods as _tensor_methods  # noqa: F401  (installs Tensor operators)
+
+
+def assign(variable, value):
+    """``ops.assign``: write ``value`` into ``variable`` (a Parameter) in place."""
+    return variable.assign_value(value)
+
+
+def depend(value, expr):
+    """Ordering hint in MindSpore graphs; execution here is already in program order."""
+    return value
+
+
+def print_(*values):
+    """Print, also at run time inside compiled graphs."""
+    from ..ir.effects import runtime_print
+    return runtime_print(*values)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False):
+    return gather(weight, input, 0)
+
+
+def relu6(x):
+    return clamp(x, 0.0, 6.0)
+
+
+def leaky_relu(input, alpha=0.2):
+    return where(gt(input, 0), input, mul(input, alpha))
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0):
+    return clamp(input, min_val, max_val)
+
+
+def elu(input_x, alpha=1.0):
+    return where(gt(input_x, 0), input_x, mul(expm1(input_x), alpha))
+
+
+def mish(x):
+    return mul(x, tanh(softplus(x)))
+
+
+def normalize(input, p=2.0, dim=1, epsilon=1e-12):
+    norm = sqrt(sum(mul(input, input), dim, keepdims=True)) if p == 2 else \
+        pow(sum(pow(abs(input), p), dim, keepdims=True), 1.0 / p)
+    return div(input, maximum(norm, epsilon))
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    if ord not in (None, 2, "fro"):
+        raise ValueError(f"norm: only the 2-norm / Frobenius norm is supported, got {ord!r}")
+    return sqrt(sum(mul(A, A), dim, keepdim))

@@ -1,0 +1,318 @@
+"""2-D convolution (im2col + GEMM) with its two gradient primitives, and pooling built on
+a window-extraction primitive (``unfold``) and its transpose (``fold``).
+
+The three convolution primitives are closed under differentiation:
+    y  = conv2d(x, w)                  dx = conv2d_input_grad(dy, w)   dw = conv2d_weight_grad(x, dy)
+and the VJPs of the two gradient primitives are again these three, so higher-order
+gradients and the registry-wide finite-difference check work.
+"""
+import math
+
+import numpy as np
+
+from .. import dtype as dt
+from ..aval import ShapedArray
+from .primitive import Primitive
+from . import convert
+from . import elementwise as _ew
+from . import reduction as _red
+
+
+# ---------------------------------------------------------------------------------------
+# geometry
+
+def _pair(value, name, op):
+    if isinstance(value, (int, np.integer)):
+        return (int(value), int(value))
+    value = tuple(int(v) for v in value)
+    if len(value) == 1:
+        return value * 2
+    if len(value) != 2:
+        raise ValueError(f"{op}: {name} must be an int or a pair of ints, got {value}")
+    return value
+
+
+def _out_size(size, kernel, stride, dilation, pad_before, pad_after):
+    return (size + pad_before + pad_after - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def resolve_padding(pad_mode, padding, in_hw, kernel, stride, dilation, op):
+    """(top, bottom, left, right) from MindSpore's pad_mode / padding arguments."""
+    pad_mode = pad_mode.lower()
+    if pad_mode == "valid":
+        if padding not in (0, (0, 0), (0, 0, 0, 0)):
+            raise ValueError(f"{op}: padding must be 0 when pad_mode is 'valid', got {padding}")
+        return (0, 0, 0, 0)
+    if pad_mode == "same":
+        pads = []
+        for size, k, s, d in zip(in_hw, kernel, stride, dilation):
+            total = max((math.ceil(size / s) - 1) * s + (k - 1) * d + 1 - size, 0)
+            pads += [total // 2, total - total // 2]
+        return tuple(pads)
+    if pad_mode == "pad":
+        if isinstance(padding, (int, np.integer)):
+            return (int(padding),) * 4
+        padding = tuple(int(p) for p in padding)
+        if len(padding) == 2:
+            return (padding[0], padding[0], padding[1], padding[1])
+        if len(padding) == 4:
+            return padding
+        raise ValueError(f"{op}: padding must be an int, 2 ints or 4 ints, got {padding}")
+    raise ValueError(f"{op}: pad_mode must be 'pad', 'same' or 'valid', got {pad_mode!r}")
+
+
+def _windows(x, kernel, stride, padding, dilation, pad_value=0):
+    """(N, C, OH, OW, KH, KW) strided view of the (padded) input: no copy."""
+    top, bottom, left, right = padding
+    if any(padding):
+        x = np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)),
+                   constant_values=pad_value)
+    n, c, h, w = x.shape
+    kh, kw = kernel
+    sh, sw = stride
+    dh, dw = dilation
+    oh = (h - dh * (kh - 1) - 1) // sh + 1
+    ow = (w - dw * (kw - 1) - 1) // sw + 1
+    s = x.strides
+    return np.lib.stride_tricks.as_strided(
+        x, (n, c, oh, ow, kh, kw), (s[0], s[1], s[2] * sh, s[3] * sw, s[2] * dh, s[3] * dw),
+        writeable=False)
+
+
+def _col2im(cols, x_shape, kernel, stride, padding, dilation):
+    """Sum (N, C, OH, OW, KH, KW) windows back into an (N, C, H, W) array."""
+    n, c, h, w = x_shape
+    top, bottom, left, right = padding
+    kh, kw = kernel
+    sh, sw = stride
+    dh, dw = dilation
+    oh, ow = cols.shape[2], cols.shape[3]
+    out = np.zeros((n, c, h + top + bottom, w + left + right), cols.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            out[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                j * dw:j * dw + sw * (ow - 1) + 1:sw] += cols[:, :, :, :, i, j]
+    return out[:, :, top:top + h, left:left + w]
+
+
+# ---------------------------------------------------------------------------------------
+# convolution kernels
+
+def _conv_impl(x, w, stride, padding, dilation, groups):
+    n = x.shape[0]
+    o, cg, kh, kw = w.shape
+    win = _windows(x, (kh, kw), stride, padding, dilation)
+    oh, ow = win.shape[2], win.shape[3]
+    og = o // groups
+    out = np.empty((n, oh, ow, o), x.dtype)
+    for g in range(groups):
+        cols = win[:, g * cg:(g + 1) * cg].transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, cg * kh * kw)
+        wg = w[g * og:(g + 1) * og].reshape(og, cg * kh * kw)
+        out[..., g * og:(g + 1) * og] = (cols @ wg.T).reshape(n, oh, ow, og)
+    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
+
+
+def _conv_input_grad_impl(dy, w, x_shape, stride, padding, dilation, groups):
+    n, _, oh, ow = dy.shape
+    o, cg, kh, kw = w.shape
+    og = o // groups
+    dy_rows = dy.transpose(0, 2, 3, 1)                        # (N, OH, OW, O)
+    cols = np.empty((n, x_shape[1], oh, ow, kh, kw), dy.dtype)
+    for g in range(groups):
+        wg = w[g * og:(g + 1) * og].reshape(og, cg * kh * kw)
+        part = dy_rows[..., g * og:(g + 1) * og].reshape(-1, og) @ wg
+        cols[:, g * cg:(g + 1) * cg] = part.reshape(n, oh, ow, cg, kh, kw).transpose(0, 3, 1, 2, 4, 5)
+    return np.ascontiguousarray(_col2im(cols, x_shape, (kh, kw), stride, padding, dilation))
+
+
+def _conv_weight_grad_impl(x, dy, w_shape, stride, padding, dilation, groups):
+    n, _, oh, ow = dy.shape
+    o, cg, kh, kw = w_shape
+    og = o // groups
+    win = _windows(x, (kh, kw), stride, padding, dilation)
+    dw = np.empty(w_shape, x.dtype)
+    for g in range(groups):
+        cols = win[:, g * cg:(g + 1) * cg].transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, cg * kh * kw)
+        dy_g = dy[:, g * og:(g + 1) * og].transpose(1, 0, 2, 3).reshape(og, n * oh * ow)
+        dw[g * og:(g + 1) * og] = (dy_g @ cols).reshape(og, cg, kh, kw)
+    return dw
+
+
+def _conv_out_shape(op, x_shape, w_shape, stride, padding, dilation, groups):
+    n, c, h, w = x_shape
+    o, cg, kh, kw = w_shape
+    if groups < 1 or c % groups or o % groups or cg != c // groups:
+        raise ValueError(f"{op}: input with {c} channels, weight {tuple(w_shape)} and "
+                         f"groups={groups} do not fit (weight must be (out, in/groups, kh, kw))")
+    oh = _out_size(h, kh, stride[0], dilation[0], padding[0], padding[1])
+    ow = _out_size(w, kw, stride[1], dilation[1], padding[2], padding[3])
+    if oh <= 0 or ow <= 0:
+        raise ValueError(f"{op}: kernel {kh}x{kw} (dilation {dilation}) is larger than the "
+                         f"padded input {h}x{w} (padding {padding})")
+    return (n, o, oh, ow)
+
+
+def _check_conv_operands(op, x, w):
+    if x.ndim != 4 or w.ndim != 4:
+        raise ValueError(f"{op}: expected a 4-D NCHW input and a 4-D weight, got {x} and {w}")
+    if x.dtype != w.dtype:
+        raise TypeError(f"{op}: input and weight dtypes differ ({x} and {w})")
+
+
+def _conv_rule(x, w, stride, padding, dilation, groups):
+    _check_conv_operands("conv2d", x, w)
+    return ShapedArray(_conv_out_shape("conv2d", x.shape, w.shape, stride, padding, dilation,
+                                       groups), x.dtype)
+
+
+def _conv_input_grad_rule(dy, w, x_shape, stride, padding, dilation, groups):
+    _check_conv_operands("conv2d_input_grad", dy, w)
+    expected = _conv_out_shape("conv2d_input_grad", x_shape, w.shape, stride, padding,
+                               dilation, groups)
+    if tuple(dy.shape) != expected:
+        raise ValueError(f"conv2d_input_grad: gradient {dy} does not match output {expected}")
+    return ShapedArray(x_shape, dy.dtype)
+
+
+def _conv_weight_grad_rule(x, dy, w_shape, stride, padding, dilation, groups):
+    _check_conv_operands("conv2d_weight_grad", x, dy)
+    expected = _conv_out_shape("conv2d_weight_grad", x.shape, w_shape, stride, padding,
+                               dilation, groups)
+    if tuple(dy.shape) != expected:
+        raise ValueError(f"conv2d_weight_grad: gradient {dy} does not match output {expected}")
+    return ShapedArray(w_shape, x.dtype)
+
+
+def _conv_vjp(ct, out, x, w, **geometry):
+    return (conv2d_input_grad_p.bind(ct, w, x_shape=tuple(x.shape), **geometry),
+            conv2d_weight_grad_p.bind(x, ct, w_shape=tuple(w.shape), **geometry))
+
+
+def _conv_input_grad_vjp(ct, out, dy, w, x_shape, **geometry):
+    return (conv2d_p.bind(ct, w, **geometry),
+            conv2d_weight_grad_p.bind(ct, dy, w_shape=tuple(w.shape), **geometry))
+
+
+def _conv_weight_grad_vjp(ct, out, x, dy, w_shape, **geometry):
+    return (conv2d_input_grad_p.bind(dy, ct, x_shape=tuple(x.shape), **geometry),
+            conv2d_p.bind(x, ct, **geometry))
+
+
+conv2d_p = Primitive("conv2d", _conv_impl, _conv_rule, _conv_vjp, shape_generic=False)
+conv2d_input_grad_p = Primitive("conv2d_input_grad", _conv_input_grad_impl,
+                                _conv_input_grad_rule, _conv_input_grad_vjp,
+                                shape_generic=False)
+conv2d_weight_grad_p = Primitive("conv2d_weight_grad", _conv_weight_grad_impl,
+                                 _conv_weight_grad_rule, _conv_weight_grad_vjp,
+                                 shape_generic=False)
+
+
+def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1,
+           groups=1):
+    """MindSpore ``ops.conv2d`` (NCHW input, (out, in/groups, kh, kw) weight)."""
+    x = convert.as_tensor(input, op="conv2d")
+    w = convert.as_tensor(weight, op="conv2d")
+    if x.ndim != 4 or w.ndim != 4:
+        raise ValueError(f"conv2d: expected a 4-D NCHW input and a 4-D weight, got shapes "
+                         f"{tuple(x.shape)} and {tuple(w.shape)}")
+    if x.dtype != w.dtype:
+        d = dt.promote_types(x.dtype, w.dtype)
+        x, w = _ew.cast(x, d), _ew.cast(w, d)
+    stride = _pair(stride, "stride", "conv2d")
+    dilation = _pair(dilation, "dilation", "conv2d")
+    kernel = tuple(w.shape[2:])
+    pads = resolve_padding(pad_mode, padding, tuple(x.shape[2:]), kernel, stride, dilation,
+                           "conv2d")
+    out = conv2d_p.bind(x, w, stride=stride, padding=pads, dilation=dilation,
+                        groups=int(groups))
+    if bias is not None:
+        from .shape import reshape
+        out = _ew.add(out, reshape(bias, (1, -1, 1, 1)))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# window extraction (unfold) and its transpose (fold), for pooling
+
+def _unfold_rule(x, kernel, stride, padding, dilation, pad_value):
+    if x.ndim != 4:
+        raise ValueError(f"pool: expected a 4-D NCHW input, got {x}")
+    n, c, h, w = x.shape
+    oh = _out_size(h, kernel[0], stride[0], dilation[0], padding[0], padding[1])
+    ow = _out_size(w, kernel[1], stride[1], dilation[1], padding[2], padding[3])
+    if oh <= 0 or ow <= 0:
+        raise ValueError(f"pool: window {kernel} is larger than the padded input {h}x{w}")
+    return x.update(shape=(n, c, oh, ow) + tuple(kernel))
+
+
+def _unfold_impl(x, kernel, stride, padding, dilation, pad_value):
+    return _windows(x, kernel, stride, padding, dilation, pad_value)
+
+
+def _unfold_vjp(ct, out, x, kernel, stride, padding, dilation, pad_value):
+    return (fold_p.bind(ct, x_shape=tuple(x.shape), kernel=kernel, stride=stride,
+                        padding=padding, dilation=dilation),)
+
+
+def _fold_rule(cols, x_shape, kernel, stride, padding, dilation):
+    return ShapedArray(x_shape, cols.dtype)
+
+
+def _fold_impl(cols, x_shape, kernel, stride, padding, dilation):
+    return np.ascontiguousarray(_col2im(cols, x_shape, kernel, stride, padding, dilation))
+
+
+def _fold_vjp(ct, out, cols, x_shape, kernel, stride, padding, dilation):
+    return (unfold_p.bind(ct, kernel=kernel, stride=stride, padding=padding,
+                          dilation=dilation, pad_value=0),)
+
+
+unfold_p = Primitive("unfold", _unfold_impl, _unfold_rule, _unfold_vjp, shape_generic=False)
+fold_p = Primitive("fold", _fold_impl, _fold_rule, _fold_vjp, shape_generic=False)
+
+
+def _pool_geometry(x, kernel_size, stride, pad_mode, padding, dilation, op):
+    kernel = _pair(kernel_size, "kernel_size", op)
+    stride = kernel if stride is None else _pair(stride, "stride", op)
+    dilation = _pair(dilation, "dilation", op)
+    if x.ndim != 4:
+        raise ValueError(f"{op}: expected a 4-D NCHW input, got shape {tuple(x.shape)}")
+    pads = resolve_padding(pad_mode, padding, tuple(x.shape[2:]), kernel, stride, dilation, op)
+    return dict(kernel=kernel, stride=stride, padding=pads, dilation=dilation)
+
+
+def max_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0, dilation=1):
+    x = convert.as_tensor(x, op="max_pool2d")
+    geometry = _pool_geometry(x, kernel_size, stride, pad_mode, padding, dilation, "max_pool2d")
+    pad_value = -np.inf if dt.is_float(x.dtype) else np.iinfo(x.dtype).min
+    windows = unfold_p.bind(x, pad_value=pad_value, **geometry)
+    return _red.amax(windows, (-2, -1))
+
+
+def avg_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0,
+               count_include_pad=True, divisor_override=None):
+    x = convert.as_tensor(x, op="avg_pool2d")
+    geometry = _pool_geometry(x, kernel_size, stride, pad_mode, padding, 1, "avg_pool2d")
+    windows = unfold_p.bind(x, pad_value=0, **geometry)
+    total = _red.sum(windows, (-2, -1))
+    if divisor_override:
+        return _ew.div(total, float(divisor_override))
+    if count_include_pad or not any(geometry["padding"]):
+        kh, kw = geometry["kernel"]
+        return _ew.mul(total, 1.0 / (kh * kw))
+    ones = np.ones((1, 1) + tuple(x.shape[2:]), x.dtype)
+    counts = _windows(ones, geometry["kernel"], geometry["stride"], geometry["padding"],
+                      geometry["dilation"]).sum(axis=(-2, -1))
+    return _ew.div(total, convert.constant(counts, x.dtype))
+
+
+def adaptive_avg_pool2d(input, output_size):
+    x = convert.as_tensor(input, op="adaptive_avg_pool2d")
+    oh, ow = _pair(output_size, "output_size", "adaptive_avg_pool2d")
+    h, w = x.shape[2], x.shape[3]
+    if (oh, ow) == (1, 1):
+        return _red.mean(x, (2, 3), keep_dims=True)
+    if h % oh or w % ow:
+        raise ValueError(f"adaptive_avg_pool2d: input {h}x{w} is not divisible into "
+                         f"{oh}x{ow} windows")
+    return avg_pool2d(x, (h // oh, w // ow), (h // oh, w // ow))

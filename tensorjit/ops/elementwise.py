@@ -1,0 +1,495 @@
+"""Elementwise primitives (unary math, binary arithmetic, comparisons, where, cast)
+and their functional API."""
+import math
+
+import numpy as np
+
+from .. import dtype as dt
+from ..aval import ShapedArray, broadcast_shapes
+from ..tensor import Tensor
+from .primitive import Primitive, same_aval, state
+from . import convert
+from . import reduction as _red
+
+try:  # SciPy's erf is exact to double precision; fall back to math.erf per element
+    from scipy.special import erf as _erf_kernel
+except ImportError:  # pragma: no cover - depends on the environment
+    _erf_kernel = np.vectorize(math.erf, otypes=[np.float64])
+
+
+# ---------------------------------------------------------------------------------------
+# shape rules
+
+def _float_unary_rule(name):
+    def rule(x):
+        if not dt.is_float(x.dtype):
+            raise TypeError(f"{name}: expected a floating-point tensor, got {x}")
+        return x
+    return rule
+
+
+def _numeric_unary_rule(name):
+    def rule(x):
+        if x.dtype == dt.bool_:
+            raise TypeError(f"{name}: not defined for bool tensors")
+        return x
+    return rule
+
+
+def _binary_rule(name, result_dtype=None):
+    def rule(x, y):
+        if x.dtype != y.dtype:
+            raise TypeError(f"{name}: operand dtypes differ ({x} and {y}); "
+                            f"cast them to one dtype first")
+        shape = broadcast_shapes(name, x.shape, y.shape)
+        return ShapedArray(shape, result_dtype or x.dtype)
+    return rule
+
+
+def _kernel(fn, dtype_fixed=False):
+    """NumPy on low-precision floats may widen (e.g. bf16 -> f32); keep the input dtype."""
+    if not dtype_fixed:
+        return fn
+
+    def kernel(x, *rest):
+        out = fn(x, *rest)
+        return out if out.dtype == x.dtype else out.astype(x.dtype)
+    kernel.__name__ = getattr(fn, "__name__", "kernel")
+    return kernel
+
+
+# ---------------------------------------------------------------------------------------
+# unary primitives
+
+def unary(name, impl, vjp, rule=None, elementwise=True):
+    return Primitive(name, impl, rule or _float_unary_rule(name), vjp, elementwise=elementwise)
+
+
+def _sigmoid(x):
+    with np.errstate(over="ignore"):
+        return (1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
+
+
+def _silu(x):
+    return (x * _sigmoid(x)).astype(x.dtype, copy=False)
+
+
+def _gelu_tanh(x):
+    c = math.sqrt(2 / math.pi)
+    return (0.5 * x * (1 + np.tanh(c * (x + 0.044715 * x ** 3)))).astype(x.dtype, copy=False)
+
+
+def _gelu_erf(x):
+    return (0.5 * x * (1 + _erf_kernel(x / math.sqrt(2)))).astype(x.dtype, copy=False)
+
+
+def _erf(x):
+    return np.asarray(_erf_kernel(x)).astype(x.dtype, copy=False)
+
+
+def _softplus(x):
+    return np.logaddexp(0, x).astype(x.dtype, copy=False)
+
+
+def _rsqrt(x):
+    return (1 / np.sqrt(x)).astype(x.dtype, copy=False)
+
+
+neg_p = unary("neg", np.negative, lambda ct, out, x: (neg(ct),), _numeric_unary_rule("neg"))
+abs_p = unary("abs", np.abs, lambda ct, out, x: (mul(ct, sign(x)),), _numeric_unary_rule("abs"))
+sign_p = unary("sign", np.sign, lambda ct, out, x: (None,), _numeric_unary_rule("sign"))
+exp_p = unary("exp", np.exp, lambda ct, out, x: (mul(ct, out),))
+log_p = unary("log", np.log, lambda ct, out, x: (div(ct, x),))
+log1p_p = unary("log1p", np.log1p, lambda ct, out, x: (div(ct, add(x, 1.0)),))
+expm1_p = unary("expm1", np.expm1, lambda ct, out, x: (mul(ct, add(out, 1.0)),))
+sqrt_p = unary("sqrt", np.sqrt, lambda ct, out, x: (div(ct, mul(out, 2.0)),))
+rsqrt_p = unary("rsqrt", _rsqrt,
+                lambda ct, out, x: (mul(ct, mul(mul(out, out), mul(out, -0.5))),))
+sin_p = unary("sin", np.sin, lambda ct, out, x: (mul(ct, cos(x)),))
+cos_p = unary("cos", np.cos, lambda ct, out, x: (neg(mul(ct, sin(x))),))
+tan_p = unary("tan", np.tan, lambda ct, out, x: (mul(ct, add(mul(out, out), 1.0)),))
+tanh_p = unary("tanh", np.tanh, lambda ct, out, x: (mul(ct, sub(1.0, mul(out, out))),))
+atan_p = unary("atan", np.arctan, lambda ct, out, x: (div(ct, add(mul(x, x), 1.0)),))
+sigmoid_p = unary("sigmoid", _sigmoid,
+                  lambda ct, out, x: (mul(ct, mul(out, sub(1.0, out))),))
+relu_p = unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
+               lambda ct, out, x: (where(gt(x, 0), ct, zeros_like(ct)),),
+               _numeric_unary_rule("relu"))
+erf_p = unary("erf", _erf,
+              lambda ct, out, x: (mul(ct, mul(exp(neg(mul(x, x))), 2 / math.sqrt(math.pi))),))
+softplus_p = unary("softplus", _softplus, lambda ct, out, x: (mul(ct, sigmoid(x)),))
+floor_p = unary("floor", np.floor, lambda ct, out, x: (None,), _numeric_unary_rule("floor"))
+ceil_p = unary("ceil", np.ceil, lambda ct, out, x: (None,), _numeric_unary_rule("ceil"))
+round_p = unary("round", np.round, lambda ct, out, x: (None,), _numeric_unary_rule("round"))
+
+
+def _silu_vjp(ct, out, x):
+    s = sigmoid(x)
+    return (mul(ct, mul(s, add(mul(x, sub(1.0, s)), 1.0))),)
+
+
+silu_p = unary("silu", _silu, _silu_vjp)
+
+
+def _gelu_vjp(ct, out, x, approximate):
+    if approximate == "tanh":
+        c = math.sqrt(2 / math.pi)
+        inner = mul(add(x, mul(mul(mul(x, x), x), 0.044715)), c)
+        t = tanh(inner)
+        d_inner = mul(add(mul(mul(x, x), 3 * 0.044715), 1.0), c)
+        grad = add(mul(add(t, 1.0), 0.5), mul(mul(mul(x, 0.5), sub(1.0, mul(t, t))), d_inner))
+    else:
+        cdf = mul(add(erf(mul(x, 1 / math.sqrt(2))), 1.0), 0.5)
+        pdf = mul(exp(mul(mul(x, x), -0.5)), 1 / math.sqrt(2 * math.pi))
+        grad = add(cdf, mul(x, pdf))
+    return (mul(ct, grad),)
+
+
+def _gelu_rule(x, approximate):
+    if approximate not in ("none", "tanh"):
+        raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
+    return _float_unary_rule("gelu")(x)
+
+
+gelu_p = Primitive("gelu", lambda x, approximate: (_gelu_tanh(x) if approximate == "tanh"
+                                                   else _gelu_erf(x)),
+                   _gelu_rule, _gelu_vjp, elementwise=True)
+
+
+def _bool_unary_rule(name, accept=None):
+    def rule(x):
+        return ShapedArray(x.shape, dt.bool_)
+    return rule
+
+
+logical_not_p = Primitive("logical_not", np.logical_not, _bool_unary_rule("logical_not"),
+                          lambda ct, out, x: (None,), elementwise=True)
+isnan_p = Primitive("isnan", np.isnan, _bool_unary_rule("isnan"),
+                    lambda ct, out, x: (None,), elementwise=True)
+isinf_p = Primitive("isinf", np.isinf, _bool_unary_rule("isinf"),
+                    lambda ct, out, x: (None,), elementwise=True)
+isfinite_p = Primitive("isfinite", np.isfinite, _bool_unary_rule("isfinite"),
+                       lambda ct, out, x: (None,), elementwise=True)
+
+
+def _cast_rule(x, dtype):
+    return ShapedArray(x.shape, dtype)
+
+
+def _cast_impl(x, dtype):
+    return x.astype(dtype)
+
+
+def _cast_vjp(ct, out, x, dtype):
+    if not dt.is_float(x.dtype):
+        return (None,)
+    return (cast(ct, x.dtype),)
+
+
+cast_p = Primitive("cast", _cast_impl, _cast_rule, _cast_vjp, elementwise=True)
+
+# identity: a copy (Tensor.copy) and the carrier of stop_gradient's "no gradient" rule
+identity_p = Primitive("identity", lambda x: np.array(x), same_aval,
+                       lambda ct, out, x: (ct,), elementwise=True)
+stop_gradient_p = Primitive("stop_gradient", lambda x: x, same_aval,
+                            lambda ct, out, x: (None,), elementwise=True)
+
+
+# ---------------------------------------------------------------------------------------
+# binary primitives
+
+def _unbroadcast(ct, x):
+    return _red.sum_to(ct, x.shape) if ct is not None else None
+
+
+def _add_vjp(ct, out, x, y):
+    return _unbroadcast(ct, x), _unbroadcast(ct, y)
+
+
+def _sub_vjp(ct, out, x, y):
+    return _unbroadcast(ct, x), _unbroadcast(neg(ct), y)
+
+
+def _mul_vjp(ct, out, x, y):
+    return _unbroadcast(mul(ct, y), x), _unbroadcast(mul(ct, x), y)
+
+
+def _div_vjp(ct, out, x, y):
+    gx = div(ct, y)
+    return _unbroadcast(gx, x), _unbroadcast(neg(mul(gx, out)), y)
+
+
+def _pow_vjp(ct, out, x, y):
+    gx = mul(ct, mul(y, pow(x, sub(y, 1.0))))
+    safe_log = log(where(gt(x, 0), x, ones_like(x)))
+    gy = mul(ct, mul(out, safe_log))
+    return _unbroadcast(gx, x), _unbroadcast(gy, y)
+
+
+def _minmax_vjp(take_x_op):
+    def vjp(ct, out, x, y):
+        tie = eq(x, y)
+        half = mul(ct, 0.5)
+        gx = where(tie, half, where(take_x_op(x, y), ct, zeros_like(ct)))
+        gy = where(tie, half, where(take_x_op(x, y), zeros_like(ct), ct))
+        return _unbroadcast(gx, x), _unbroadcast(gy, y)
+    return vjp
+
+
+def _mod_vjp(ct, out, x, y):
+    return _unbroadcast(ct, x), _unbroadcast(neg(mul(ct, floor(div(x, y)))), y)
+
+
+def _atan2_vjp(ct, out, x, y):
+    denom = add(mul(x, x), mul(y, y))
+    return _unbroadcast(div(mul(ct, y), denom), x), _unbroadcast(neg(div(mul(ct, x), denom)), y)
+
+
+def _no_grad2(ct, out, x, y):
+    return None, None
+
+
+def binary(name, impl, vjp, result_dtype=None, codegen=None):
+    return Primitive(name, impl, _binary_rule(name, result_dtype), vjp, elementwise=True,
+                     codegen=codegen)
+
+
+def _keep_dtype(fn):
+    def kernel(x, y):
+        out = fn(x, y)
+        return out if out.dtype == x.dtype else out.astype(x.dtype)
+    kernel.__name__ = fn.__name__
+    return kernel
+
+
+add_p = binary("add", np.add, _add_vjp, codegen="({0} + {1})")
+sub_p = binary("sub", np.subtract, _sub_vjp, codegen="({0} - {1})")
+mul_p = binary("mul", np.multiply, _mul_vjp, codegen="({0} * {1})")
+div_p = binary("div", _keep_dtype(np.true_divide), _div_vjp)
+floordiv_p = binary("floordiv", np.floor_divide, _no_grad2)
+mod_p = binary("mod", np.mod, _mod_vjp)
+pow_p = binary("pow", _keep_dtype(np.power), _pow_vjp)
+maximum_p = binary("maximum", np.maximum, _minmax_vjp(lambda x, y: gt(x, y)))
+minimum_p = binary("minimum", np.minimum, _minmax_vjp(lambda x, y: lt(x, y)))
+atan2_p = binary("atan2", np.arctan2, _atan2_vjp)
+eq_p = binary("eq", np.equal, _no_grad2, dt.bool_)
+ne_p = binary("ne", np.not_equal, _no_grad2, dt.bool_)
+lt_p = binary("lt", np.less, _no_grad2, dt.bool_)
+le_p = binary("le", np.less_equal, _no_grad2, dt.bool_)
+gt_p = binary("gt", np.greater, _no_grad2, dt.bool_)
+ge_p = binary("ge", np.greater_equal, _no_grad2, dt.bool_)
+logical_and_p = binary("logical_and", np.logical_and, _no_grad2, dt.bool_)
+logical_or_p = binary("logical_or", np.logical_or, _no_grad2, dt.bool_)
+logical_xor_p = binary("logical_xor", np.logical_xor, _no_grad2, dt.bool_)
+bitwise_and_p = binary("bitwise_and", np.bitwise_and, _no_grad2)
+bitwise_or_p = binary("bitwise_or", np.bitwise_or, _no_grad2)
+bitwise_xor_p = binary("bitwise_xor", np.bitwise_xor, _no_grad2)
+
+
+def _where_rule(c, x, y):
+    if c.dtype != dt.bool_:
+        raise TypeError(f"where: the condition must be a bool tensor, got {c}")
+    if x.dtype != y.dtype:
+        raise TypeError(f"where: branch dtypes differ ({x} and {y})")
+    return ShapedArray(broadcast_shapes("where", c.shape, x.shape, y.shape), x.dtype)
+
+
+def _where_vjp(ct, out, c, x, y):
+    zero = zeros_like(ct)
+    return None, _unbroadcast(where(c, ct, zero), x), _unbroadcast(where(c, zero, ct), y)
+
+
+where_p = Primitive("where", np.where, _where_rule, _where_vjp, elementwise=True)
+
+
+# ---------------------------------------------------------------------------------------
+# functional API
+
+def _float_operand(x, op):
+    x = convert.as_tensor(x, op=op)
+    return x if dt.is_float(x.dtype) else cast(x, dt.DEFAULT_FLOAT)
+
+
+def _make_unary(prim, float_only=True):
+    def fn(input):
+        x = _float_operand(input, prim.name) if float_only else convert.as_tensor(input, op=prim.name)
+        return prim.bind(x)
+    fn.__name__ = prim.name
+    fn.__doc__ = f"Elementwise {prim.name}."
+    return fn
+
+
+neg = _make_unary(neg_p, float_only=False)
+abs = _make_unary(abs_p, float_only=False)
+sign = _make_unary(sign_p, float_only=False)
+exp = _make_unary(exp_p)
+log = _make_unary(log_p)
+log1p = _make_unary(log1p_p)
+expm1 = _make_unary(expm1_p)
+sqrt = _make_unary(sqrt_p)
+rsqrt = _make_unary(rsqrt_p)
+sin = _make_unary(sin_p)
+cos = _make_unary(cos_p)
+tan = _make_unary(tan_p)
+tanh = _make_unary(tanh_p)
+atan = _make_unary(atan_p)
+sigmoid = _make_unary(sigmoid_p)
+relu = _make_unary(relu_p, float_only=False)
+erf = _make_unary(erf_p)
+softplus = _make_unary(softplus_p)
+silu = _make_unary(silu_p)
+floor = _make_unary(floor_p, float_only=False)
+ceil = _make_unary(ceil_p, float_only=False)
+round = _make_unary(round_p, float_only=False)
+isnan = _make_unary(isnan_p, float_only=False)
+isinf = _make_unary(isinf_p, float_only=False)
+isfinite = _make_unary(isfinite_p, float_only=False)
+logical_not = _make_unary(logical_not_p, float_only=False)
+arctan, absolute, negative = atan, abs, neg
+
+
+def gelu(input, approximate="none"):
+    return gelu_p.bind(_float_operand(input, "gelu"), approximate=approximate)
+
+
+def square(input):
+    x = convert.as_tensor(input, op="square")
+    return mul(x, x)
+
+
+def reciprocal(input):
+    return div(1.0, _float_operand(input, "reciprocal"))
+
+
+def cast(input, dtype):
+    """Convert to ``dtype`` (MindSpore ``ops.cast``)."""
+    x = convert.as_tensor(input, op="cast")
+    dtype = dt.as_dtype(dtype)
+    if x.dtype == dtype:
+        return x
+    return cast_p.bind(x, dtype=dtype)
+
+
+def identity(input):
+    return identity_p.bind(convert.as_tensor(input, op="identity"))
+
+
+def stop_gradient(input):
+    """The value of ``input``, through which no gradient flows."""
+    if isinstance(input, (tuple, list)):
+        return type(input)(stop_gradient(x) for x in input)
+    if not isinstance(input, Tensor):
+        return input
+    if not state.tapes:
+        return input
+    return stop_gradient_p.bind(input)
+
+
+def _make_binary(prim, int_to_float=False):
+    def fn(input, other):
+        x, y = convert.coerce_pair(input, other, prim.name)
+        if int_to_float and not dt.is_float(x.dtype):
+            x, y = cast(x, dt.DEFAULT_FLOAT), cast(y, dt.DEFAULT_FLOAT)
+        return prim.bind(x, y)
+    fn.__name__ = prim.name
+    fn.__doc__ = f"Elementwise {prim.name} with broadcasting and type promotion."
+    return fn
+
+
+add = _make_binary(add_p)
+sub = _make_binary(sub_p)
+mul = _make_binary(mul_p)
+div = _make_binary(div_p, int_to_float=True)
+floor_div = _make_binary(floordiv_p)
+floor_mod = _make_binary(mod_p)
+pow = _make_binary(pow_p)
+maximum = _make_binary(maximum_p)
+minimum = _make_binary(minimum_p)
+atan2 = _make_binary(atan2_p, int_to_float=True)
+equal = eq = _make_binary(eq_p)
+not_equal = ne = _make_binary(ne_p)
+less = lt = _make_binary(lt_p)
+less_equal = le = _make_binary(le_p)
+greater = gt = _make_binary(gt_p)
+greater_equal = ge = _make_binary(ge_p)
+subtract, multiply, true_divide, divide, remainder = sub, mul, div, div, floor_mod
+floordiv, mod, arctan2 = floor_div, floor_mod, atan2
+
+
+def _as_bool(x, op):
+    x = convert.as_tensor(x, op=op)
+    return x if x.dtype == dt.bool_ else ne(x, 0)
+
+
+def logical_and(input, other):
+    return logical_and_p.bind(_as_bool(input, "logical_and"), _as_bool(other, "logical_and"))
+
+
+def logical_or(input, other):
+    return logical_or_p.bind(_as_bool(input, "logical_or"), _as_bool(other, "logical_or"))
+
+
+def logical_xor(input, other):
+    return logical_xor_p.bind(_as_bool(input, "logical_xor"), _as_bool(other, "logical_xor"))
+
+
+def _make_bitwise(prim, logical):
+    def fn(input, other):
+        x, y = convert.coerce_pair(input, other, prim.name)
+        if x.dtype == dt.bool_:
+            return logical(x, y)
+        if not dt.is_int(x.dtype):
+            raise TypeError(f"{prim.name}: expected integer or bool tensors, got {x.dtype}")
+        return prim.bind(x, y)
+    fn.__name__ = prim.name
+    return fn
+
+
+bitwise_and = _make_bitwise(bitwise_and_p, logical_and)
+bitwise_or = _make_bitwise(bitwise_or_p, logical_or)
+bitwise_xor = _make_bitwise(bitwise_xor_p, logical_xor)
+
+
+def where(condition, x=None, y=None):
+    """``x`` where ``condition`` holds, else ``y`` (scalars allowed)."""
+    if x is None and y is None:
+        from .indexing import nonzero
+        return nonzero(condition, as_tuple=True)
+    cond = _as_bool(condition, "where")
+    x, y = convert.coerce_pair(x, y, "where")
+    return where_p.bind(cond, x, y)
+
+
+def clamp(input, min=None, max=None):
+    """Limit values to [min, max] (either bound may be None)."""
+    x = convert.as_tensor(input, op="clamp")
+    if min is not None:
+        x = maximum(x, min)
+    if max is not None:
+        x = minimum(x, max)
+    return x
+
+
+clip = clip_by_value = clamp
+
+
+def zeros_like(input, dtype=None):
+    from .creation import full_like
+    return full_like(input, 0, dtype)
+
+
+def ones_like(input, dtype=None):
+    from .creation import full_like
+    return full_like(input, 1, dtype)
+
+
+def lerp(input, end, weight):
+    return add(input, mul(sub(end, input), weight))
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    x, y = convert.coerce_pair(input, other, "isclose")
+    close = le(abs(sub(x, y)), add(mul(abs(y), rtol), atol))
+    if equal_nan:
+        close = logical_or(close, logical_and(isnan(x), isnan(y)))
+    return close

@@ -1,0 +1,277 @@
+"""Indexing: ``x[index]``, ``x[index] = v`` and gathers, as three primitives.
+
+An index is normalised to a hashable *spec* (one entry per index item) plus the list of
+integer index tensors it mentions, so the same primitive serves basic slicing, integer
+array indexing, ``gather`` and embedding lookup:
+
+    ('i', k)          an int          ('s', start, stop, step)   a slice
+    ('n',)            None (newaxis)  ('e',)                     Ellipsis
+    ('t',)            the next integer index tensor
+
+A boolean mask index has a data-dependent result shape; it is turned into integer indices
+with ``nonzero``, which reads the mask's value (a guard or graph break under capture).
+"""
+import numpy as np
+
+from .. import dtype as dt
+from ..aval import ShapedArray
+from ..tensor import Tensor
+from .primitive import Primitive
+from . import convert
+from . import elementwise as _ew
+from . import reduction as _red
+from . import shape as _shape
+
+
+def _build_index(spec, tensors):
+    items, it = [], iter(tensors)
+    for entry in spec:
+        kind = entry[0]
+        if kind == "i":
+            items.append(entry[1])
+        elif kind == "s":
+            items.append(slice(entry[1], entry[2], entry[3]))
+        elif kind == "n":
+            items.append(None)
+        elif kind == "e":
+            items.append(Ellipsis)
+        else:
+            items.append(next(it))
+    return tuple(items)
+
+
+def _dummy(aval):
+    """A zero-stride stand-in with ``aval``'s shape: indexing it costs no data."""
+    return np.broadcast_to(np.zeros((), np.int8), aval.shape)
+
+
+def _index_result_shape(x, idx_avals, spec):
+    fake_indices = [np.zeros(a.shape, np.intp) for a in idx_avals]
+    try:
+        return np.shape(_dummy(x)[_build_index(spec, fake_indices)])
+    except IndexError as exc:
+        raise IndexError(f"getitem: index {format_spec(spec)} is invalid for {x}: {exc}") from None
+
+
+def _check_index_dtypes(op, idx_avals):
+    for a in idx_avals:
+        if not dt.is_int(a.dtype):
+            raise TypeError(f"{op}: index tensors must be integer, got {a}")
+
+
+def _index_rule(x, *idx, spec):
+    _check_index_dtypes("getitem", idx)
+    return ShapedArray(_index_result_shape(x, idx, spec), x.dtype)
+
+
+def _index_impl(x, *idx, spec):
+    return x[_build_index(spec, idx)]
+
+
+def _index_vjp(ct, out, x, *idx, spec):
+    zeros = _ew.zeros_like(x)
+    return (index_add_p.bind(zeros, ct, *idx, spec=spec),) + (None,) * len(idx)
+
+
+index_p = Primitive("getitem", _index_impl, _index_rule, _index_vjp, shape_generic=False)
+
+
+def _update_rule(op):
+    def rule(x, value, *idx, spec):
+        _check_index_dtypes(op, idx)
+        target = _index_result_shape(x, idx, spec)
+        if value.dtype != x.dtype:
+            raise TypeError(f"{op}: value dtype {value.dtype} differs from tensor dtype "
+                            f"{x.dtype}")
+        try:
+            np.broadcast_shapes(value.shape, target)
+        except ValueError:
+            raise ValueError(f"{op}: value of shape {value.shape} cannot be broadcast to the "
+                             f"indexed region of shape {target}") from None
+        if len(np.broadcast_shapes(value.shape, target)) > len(target):
+            raise ValueError(f"{op}: value of shape {value.shape} has more dimensions than "
+                             f"the indexed region {target}")
+        return x
+    return rule
+
+
+def _put_impl(x, value, *idx, spec):
+    out = np.array(x)
+    out[_build_index(spec, idx)] = value
+    return out
+
+
+def _put_vjp(ct, out, x, value, *idx, spec):
+    ct_x = index_put_p.bind(ct, _ew.zeros_like(value), *idx, spec=spec)
+    ct_value = _red.sum_to(index_p.bind(ct, *idx, spec=spec), value.shape)
+    return (ct_x, ct_value) + (None,) * len(idx)
+
+
+def _add_impl(x, value, *idx, spec):
+    out = np.array(x)
+    index = _build_index(spec, idx)
+    if idx:
+        np.add.at(out, index, value)     # repeated indices accumulate
+    else:
+        out[index] += value
+    return out
+
+
+def _add_vjp(ct, out, x, value, *idx, spec):
+    ct_value = _red.sum_to(index_p.bind(ct, *idx, spec=spec), value.shape)
+    return (ct, ct_value) + (None,) * len(idx)
+
+
+index_put_p = Primitive("setitem", _put_impl, _update_rule("setitem"), _put_vjp,
+                        shape_generic=False)
+index_add_p = Primitive("index_add", _add_impl, _update_rule("index_add"), _add_vjp,
+                        shape_generic=False)
+
+
+# ---------------------------------------------------------------------------------------
+# normalising a Python index
+
+def format_spec(spec):
+    parts = []
+    for entry in spec:
+        kind = entry[0]
+        if kind == "i":
+            parts.append(str(entry[1]))
+        elif kind == "s":
+            a, b, c = ("" if v is None else str(v) for v in entry[1:])
+            parts.append(f"{a}:{b}" + (f":{c}" if c else ""))
+        elif kind == "n":
+            parts.append("None")
+        elif kind == "e":
+            parts.append("...")
+        else:
+            parts.append("<tensor>")
+    return "[" + ", ".join(parts) + "]"
+
+
+def _slice_bound(value):
+    if value is None:
+        return None
+    if isinstance(value, Tensor):
+        return int(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    raise TypeError(f"slice indices must be integers or None, got {type(value).__name__}")
+
+
+def normalize_index(index, x):
+    """Python index -> (spec, [int index tensors])."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    spec, tensors = [], []
+    for item in index:
+        if item is None:
+            spec.append(("n",))
+        elif item is Ellipsis:
+            spec.append(("e",))
+        elif isinstance(item, slice):
+            spec.append(("s", _slice_bound(item.start), _slice_bound(item.stop),
+                         _slice_bound(item.step)))
+        elif isinstance(item, (bool, np.bool_)):
+            raise TypeError("indexing with a Python bool is not supported; use a bool tensor")
+        elif isinstance(item, (int, np.integer)):
+            spec.append(("i", int(item)))
+        else:
+            if isinstance(item, (list, tuple, np.ndarray)):
+                array = np.asarray(item)
+                if array.dtype == object or array.dtype.kind not in "iub":
+                    raise TypeError(f"index list must hold ints or bools, got {item!r}")
+                item = convert.constant(array)
+            if not isinstance(item, Tensor):
+                raise TypeError(f"invalid index item of type {type(item).__name__}; use "
+                                f"ints, slices, None, ..., or integer/bool tensors")
+            if item.dtype == dt.bool_:
+                for coord in nonzero(item, as_tuple=True):
+                    spec.append(("t",))
+                    tensors.append(coord)
+            elif dt.is_int(item.dtype):
+                spec.append(("t",))
+                tensors.append(item)
+            else:
+                raise TypeError(f"index tensors must be integer or bool, got {item.dtype}")
+    return tuple(spec), tensors
+
+
+def getitem(x, index):
+    x = convert.as_tensor(x, op="getitem")
+    spec, tensors = normalize_index(index, x)
+    if all(e == ("s", None, None, None) for e in spec) and len(spec) <= x.ndim:
+        return x
+    return index_p.bind(x, *tensors, spec=spec)
+
+
+def _mask_like(index, x):
+    return (isinstance(index, Tensor) and index.dtype == dt.bool_
+            and tuple(index.shape) == tuple(x.shape))
+
+
+def setitem_value(x, index, value):
+    """The tensor ``x`` would become after ``x[index] = value`` (functional form)."""
+    x = convert.as_tensor(x, op="setitem")
+    value = convert.as_tensor(value, op="setitem")
+    if value.dtype != x.dtype:
+        value = _ew.cast(value, x.dtype)
+    if _mask_like(index, x) and value.ndim == 0:
+        return _ew.where(index, value, x)         # masked fill: no data-dependent shape
+    spec, tensors = normalize_index(index, x)
+    return index_put_p.bind(x, value, *tensors, spec=spec)
+
+
+def index_add(x, index, value):
+    x = convert.as_tensor(x, op="index_add")
+    value = convert.as_tensor(value, x.dtype, op="index_add")
+    spec, tensors = normalize_index(index, x)
+    return index_add_p.bind(x, value, *tensors, spec=spec)
+
+
+def nonzero(input, as_tuple=False):
+    """Indices of non-zero elements; reads the tensor's value (data-dependent shape)."""
+    x = convert.as_tensor(input, op="nonzero")
+    coords = np.nonzero(x.asnumpy())
+    if as_tuple:
+        return tuple(convert.constant(c.astype(np.int64)) for c in coords)
+    return convert.constant(np.stack(coords, axis=-1).astype(np.int64))
+
+
+def masked_fill(input_x, mask, value):
+    x = convert.as_tensor(input_x, op="masked_fill")
+    return _ew.where(mask, convert.as_tensor(value, x.dtype, op="masked_fill"), x)
+
+
+def gather(input_params, input_indices, axis, batch_dims=0):
+    """MindSpore ``ops.gather``: take slices along ``axis`` at ``input_indices``."""
+    if batch_dims:
+        raise ValueError("gather: batch_dims other than 0 is not supported")
+    x = convert.as_tensor(input_params, op="gather")
+    indices = convert.as_tensor(input_indices, op="gather")
+    axis = convert.normalize_axis(axis, x.ndim, "gather")
+    spec = (("s", None, None, None),) * axis + (("t",),)
+    return index_p.bind(x, indices, spec=spec)
+
+
+def gather_elements(input, dim, index):
+    """``out[i][j] = input[i][index[i][j]]`` along ``dim`` (torch.gather / GatherD)."""
+    x = convert.as_tensor(input, op="gather_elements")
+    index = convert.as_tensor(index, op="gather_elements")
+    dim = convert.normalize_axis(dim, x.ndim, "gather_elements")
+    if index.ndim != x.ndim:
+        raise ValueError(f"gather_elements: index rank {index.ndim} differs from input rank "
+                         f"{x.ndim}")
+    coords = []
+    for axis in range(x.ndim):
+        if axis == dim:
+            coords.append(index)
+        else:
+            shape = [1] * x.ndim
+            shape[axis] = index.shape[axis]
+            coords.append(convert.constant(np.arange(index.shape[axis]).reshape(shape)))
+    return index_p.bind(x, *coords, spec=(("t",),) * x.ndim)
+
+
+def take_along_axis(arr, indices, axis):
+    return gather_elements(arr, axis, indices)

@@ -1,0 +1,123 @@
+"""Loss functions, composed from primitives (their gradients come for free)."""
+from .. import dtype as dt
+from . import convert
+from . import elementwise as _ew
+from . import reduction as _red
+from . import shape as _shape
+from . import indexing as _idx
+from .normalization import log_softmax
+
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+def _reduce(loss, reduction, op, weight_sum=None):
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{op}: reduction must be one of {_REDUCTIONS}, got {reduction!r}")
+    if reduction == "none":
+        return loss
+    total = _red.sum(loss)
+    if reduction == "sum":
+        return total
+    if weight_sum is not None:
+        return _ew.div(total, weight_sum)
+    return _red.mean(loss)
+
+
+def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean",
+             label_smoothing=0.0):
+    """Negative log-likelihood of class indices ``target`` under log-probabilities
+    ``inputs`` of shape (N, C) or (N, C, d1, ...)."""
+    logp = convert.as_tensor(inputs, op="nll_loss")
+    target = convert.as_tensor(target, op="nll_loss")
+    if not dt.is_int(target.dtype):
+        raise TypeError(f"nll_loss: target must hold integer class indices, got {target.dtype}")
+    if logp.ndim < 2:
+        logp = _shape.reshape(logp, (1, -1))
+        target = _shape.reshape(target, (1,))
+    if logp.ndim > 2:        # (N, C, d...) -> (N*d..., C)
+        logp = _shape.reshape(_shape.movedim(logp, 1, -1), (-1, logp.shape[1]))
+    out_shape = tuple(target.shape)
+    target = _shape.reshape(target, (-1,))
+    if target.shape[0] != logp.shape[0]:
+        raise ValueError(f"nll_loss: {target.shape[0]} targets for {logp.shape[0]} predictions")
+    valid = _ew.ne(target, ignore_index)
+    safe_target = _ew.where(valid, target, _ew.zeros_like(target))
+    picked = _idx.gather_elements(logp, 1, _shape.reshape(safe_target, (-1, 1)))
+    picked = _shape.reshape(picked, (-1,))
+    w = _ew.cast(valid, logp.dtype)
+    if weight is not None:
+        w = _ew.mul(w, _idx.gather(convert.as_tensor(weight, logp.dtype), safe_target, 0))
+    loss = _ew.neg(_ew.mul(picked, w))
+    if label_smoothing:
+        smooth = _ew.neg(_red.mean(logp, -1))
+        loss = _ew.add(_ew.mul(loss, 1.0 - label_smoothing),
+                       _ew.mul(_ew.mul(smooth, w), label_smoothing))
+    loss = _shape.reshape(loss, out_shape)
+    return _reduce(loss, reduction, "nll_loss", _red.sum(w) if reduction == "mean" else None)
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",
+                  label_smoothing=0.0):
+    """MindSpore ``ops.cross_entropy``: ``target`` holds class indices (int) or class
+    probabilities (float, same shape as ``input``)."""
+    logits = convert.as_tensor(input, op="cross_entropy")
+    target = convert.as_tensor(target, op="cross_entropy")
+    logp = log_softmax(logits, axis=1 if logits.ndim > 1 else 0)
+    if dt.is_float(target.dtype):
+        if tuple(target.shape) != tuple(logits.shape):
+            raise ValueError(f"cross_entropy: probability targets of shape "
+                             f"{tuple(target.shape)} must match input {tuple(logits.shape)}")
+        if label_smoothing:
+            classes = logits.shape[1 if logits.ndim > 1 else 0]
+            target = _ew.add(_ew.mul(target, 1.0 - label_smoothing), label_smoothing / classes)
+        per = _ew.mul(logp, target)
+        if weight is not None:
+            shape = (1, -1) + (1,) * (logits.ndim - 2)
+            per = _ew.mul(per, _shape.reshape(weight, shape))
+        loss = _ew.neg(_red.sum(per, 1 if logits.ndim > 1 else 0))
+        return _reduce(loss, reduction, "cross_entropy")
+    return nll_loss(logp, target, weight, ignore_index, reduction, label_smoothing)
+
+
+def softmax_cross_entropy_with_logits(logits, labels, sparse=False, reduction="none"):
+    """``nn.SoftmaxCrossEntropyWithLogits``: labels are one-hot (or indices if sparse)."""
+    logits = convert.as_tensor(logits, op="softmax_cross_entropy")
+    labels = convert.as_tensor(labels, op="softmax_cross_entropy")
+    logp = log_softmax(logits, axis=-1)
+    if sparse:
+        loss = _ew.neg(_shape.reshape(_idx.gather_elements(
+            logp, -1 % logp.ndim, _shape.expand_dims(labels, -1)), tuple(labels.shape)))
+    else:
+        loss = _ew.neg(_red.sum(_ew.mul(logp, _ew.cast(labels, logp.dtype)), -1))
+    return _reduce(loss, reduction, "softmax_cross_entropy")
+
+
+def mse_loss(input, target, reduction="mean"):
+    diff = _ew.sub(input, target)
+    return _reduce(_ew.mul(diff, diff), reduction, "mse_loss")
+
+
+def l1_loss(input, target, reduction="mean"):
+    return _reduce(_ew.abs(_ew.sub(input, target)), reduction, "l1_loss")
+
+
+def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
+    diff = _ew.abs(_ew.sub(input, target))
+    quad = _ew.mul(_ew.mul(diff, diff), 0.5 / beta)
+    loss = _ew.where(_ew.lt(diff, beta), quad, _ew.sub(diff, 0.5 * beta))
+    return _reduce(loss, reduction, "smooth_l1_loss")
+
+
+def binary_cross_entropy_with_logits(logits, label, weight=None, pos_weight=None,
+                                     reduction="mean"):
+    x = convert.as_tensor(logits, op="binary_cross_entropy_with_logits")
+    y = convert.as_tensor(label, x.dtype, op="binary_cross_entropy_with_logits")
+    log_sig = _ew.neg(_ew.softplus(_ew.neg(x)))          # log(sigmoid(x))
+    log_one_minus = _ew.neg(_ew.softplus(x))             # log(1 - sigmoid(x))
+    pos = _ew.mul(y, log_sig)
+    if pos_weight is not None:
+        pos = _ew.mul(pos, pos_weight)
+    loss = _ew.neg(_ew.add(pos, _ew.mul(_ew.sub(1.0, y), log_one_minus)))
+    if weight is not None:
+        loss = _ew.mul(loss, weight)
+    return _reduce(loss, reduction, "binary_cross_entropy_with_logits")

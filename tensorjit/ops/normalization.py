@@ -1,0 +1,212 @@
+"""Softmax, log-softmax, batch norm (training statistics) and layer norm primitives."""
+import numpy as np
+
+from .. import dtype as dt
+from ..aval import ShapedArray, check_float
+from .primitive import Primitive
+from . import convert
+from . import elementwise as _ew
+from . import reduction as _red
+from . import shape as _shape
+
+
+# ---------------------------------------------------------------------------------------
+# softmax / log_softmax
+
+def _softmax_impl(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype, copy=False)
+
+
+def _log_softmax_impl(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return (shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))).astype(
+        x.dtype, copy=False)
+
+
+def _softmax_rule(name):
+    def rule(x, axis):
+        check_float(name, x)
+        if not 0 <= axis < max(x.ndim, 1):
+            raise IndexError(f"{name}: axis {axis} out of range for {x}")
+        return x
+    return rule
+
+
+def _softmax_vjp(ct, out, x, axis):
+    inner = _red.sum(_ew.mul(ct, out), axis, keepdims=True)
+    return (_ew.mul(out, _ew.sub(ct, inner)),)
+
+
+def _log_softmax_vjp(ct, out, x, axis):
+    return (_ew.sub(ct, _ew.mul(_ew.exp(out), _red.sum(ct, axis, keepdims=True))),)
+
+
+softmax_p = Primitive("softmax", _softmax_impl, _softmax_rule("softmax"), _softmax_vjp)
+log_softmax_p = Primitive("log_softmax", _log_softmax_impl, _softmax_rule("log_softmax"),
+                          _log_softmax_vjp)
+
+
+def _softmax_operand(x, axis, dtype, op):
+    x = convert.as_tensor(x, op=op)
+    if dtype is not None:
+        x = _ew.cast(x, dtype)
+    elif not dt.is_float(x.dtype):
+        x = _ew.cast(x, dt.DEFAULT_FLOAT)
+    if x.ndim == 0:
+        raise ValueError(f"{op}: expected a tensor of rank >= 1")
+    return x, convert.normalize_axis(axis, x.ndim, op)
+
+
+def softmax(input, axis=-1, *, dtype=None):
+    """MindSpore ``ops.softmax(input, axis=-1, *, dtype=None)``."""
+    x, axis = _softmax_operand(input, axis, dtype, "softmax")
+    return softmax_p.bind(x, axis=axis)
+
+
+def log_softmax(logits, axis=-1, *, dtype=None):
+    x, axis = _softmax_operand(logits, axis, dtype, "log_softmax")
+    return log_softmax_p.bind(x, axis=axis)
+
+
+# ---------------------------------------------------------------------------------------
+# batch norm over all axes but the channel axis 1
+
+def _bn_axes(ndim):
+    return (0,) + tuple(range(2, ndim))
+
+
+def _channel_shape(ndim, c):
+    return (1, c) + (1,) * (ndim - 2)
+
+
+def _batch_norm_impl(x, gamma, beta, eps):
+    axes = _bn_axes(x.ndim)
+    shape = _channel_shape(x.ndim, x.shape[1])
+    compute = np.float32 if x.dtype in (dt.float16, dt.bfloat16) else x.dtype
+    xc = x.astype(compute, copy=False)
+    mean = xc.mean(axis=axes)
+    var = xc.var(axis=axes)
+    inv = 1.0 / np.sqrt(var + eps)
+    scale = (gamma.astype(compute) * inv).reshape(shape)
+    shift = (beta.astype(compute) - mean * gamma.astype(compute) * inv).reshape(shape)
+    y = xc * scale + shift
+    return (y.astype(x.dtype, copy=False), mean.astype(x.dtype, copy=False),
+            var.astype(x.dtype, copy=False))
+
+
+def _batch_norm_rule(x, gamma, beta, eps):
+    if x.ndim < 2:
+        raise ValueError(f"batch_norm: expected an input of rank >= 2 (N, C, ...), got {x}")
+    check_float("batch_norm", x)
+    c = x.shape[1]
+    for name, p in (("gamma", gamma), ("beta", beta)):
+        if p.shape != (c,):
+            raise ValueError(f"batch_norm: {name} must have shape ({c},) for {x}, got {p}")
+    stat = ShapedArray((c,), x.dtype)
+    return x, stat, stat
+
+
+def _batch_norm_vjp(cts, outs, x, gamma, beta, eps):
+    ct_y, ct_mean, ct_var = cts
+    _, mean, var = outs
+    axes = _bn_axes(x.ndim)
+    shape = _channel_shape(x.ndim, x.shape[1])
+    count = float(np.prod([x.shape[a] for a in axes]))
+    inv = _ew.rsqrt(_ew.add(var, eps))
+    centered = _ew.sub(x, _shape.reshape(mean, shape))
+    xhat = _ew.mul(centered, _shape.reshape(inv, shape))
+    sum_dy = _red.sum(ct_y, axes)
+    sum_dy_xhat = _red.sum(_ew.mul(ct_y, xhat), axes)
+    scale = _shape.reshape(_ew.mul(gamma, inv), shape)
+    dx = _ew.mul(scale, _ew.sub(ct_y, _ew.mul(
+        _ew.add(_shape.reshape(sum_dy, shape), _ew.mul(xhat, _shape.reshape(sum_dy_xhat, shape))),
+        1.0 / count)))
+    # contributions through the returned batch statistics
+    dx = _ew.add(dx, _shape.reshape(_ew.mul(ct_mean, 1.0 / count), shape))
+    dx = _ew.add(dx, _ew.mul(centered, _shape.reshape(_ew.mul(ct_var, 2.0 / count), shape)))
+    return dx, sum_dy_xhat, sum_dy
+
+
+batch_norm_p = Primitive("batch_norm", _batch_norm_impl, _batch_norm_rule, _batch_norm_vjp,
+                         multiple_results=True, shape_generic=False)
+
+
+def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
+               momentum=0.1, eps=1e-5):
+    """MindSpore ``ops.batch_norm``. In training mode the running statistics are updated in
+    place: ``running = (1 - momentum) * running + momentum * batch`` (unbiased variance)."""
+    x = convert.as_tensor(input_x, op="batch_norm")
+    if not training:
+        shape = _channel_shape(x.ndim, x.shape[1])
+        inv = _ew.rsqrt(_ew.add(running_var, eps))
+        scale = _shape.reshape(_ew.mul(weight, inv), shape)
+        shift = _shape.reshape(_ew.sub(bias, _ew.mul(_ew.mul(running_mean, weight), inv)), shape)
+        return _ew.add(_ew.mul(x, scale), shift)
+    y, mean, var = batch_norm_p.bind(x, weight, bias, eps=float(eps))
+    if running_mean is not None:
+        count = float(np.prod([x.shape[a] for a in _bn_axes(x.ndim)]))
+        unbiased = _ew.mul(var, count / max(count - 1.0, 1.0))
+        mean, unbiased = _ew.stop_gradient(mean), _ew.stop_gradient(unbiased)
+        running_mean.assign_value(_ew.add(_ew.mul(running_mean, 1.0 - momentum),
+                                          _ew.mul(mean, momentum)))
+        running_var.assign_value(_ew.add(_ew.mul(running_var, 1.0 - momentum),
+                                         _ew.mul(unbiased, momentum)))
+    return y
+
+
+# ---------------------------------------------------------------------------------------
+# layer norm over the trailing axes
+
+def _ln_impl(x, gamma, beta, ndims, eps):
+    axes = tuple(range(x.ndim - ndims, x.ndim))
+    compute = np.float32 if x.dtype in (dt.float16, dt.bfloat16) else x.dtype
+    xc = x.astype(compute, copy=False)
+    mean = xc.mean(axis=axes, keepdims=True)
+    var = xc.var(axis=axes, keepdims=True)
+    y = (xc - mean) / np.sqrt(var + eps) * gamma + beta
+    return y.astype(x.dtype, copy=False)
+
+
+def _ln_rule(x, gamma, beta, ndims, eps):
+    check_float("layer_norm", x)
+    normalized = x.shape[x.ndim - ndims:]
+    for name, p in (("gamma", gamma), ("beta", beta)):
+        if p.shape != normalized:
+            raise ValueError(f"layer_norm: {name} must have the normalized shape "
+                             f"{normalized}, got {p}")
+    return x
+
+
+def _ln_vjp(ct, out, x, gamma, beta, ndims, eps):
+    axes = tuple(range(x.ndim - ndims, x.ndim))
+    lead = tuple(range(x.ndim - ndims))
+    count = float(np.prod(x.shape[x.ndim - ndims:]))
+    mean = _red.mean(x, axes, keep_dims=True)
+    centered = _ew.sub(x, mean)
+    inv = _ew.rsqrt(_ew.add(_red.mean(_ew.mul(centered, centered), axes, keep_dims=True), eps))
+    xhat = _ew.mul(centered, inv)
+    g = _ew.mul(ct, gamma)
+    dx = _ew.mul(inv, _ew.sub(g, _ew.mul(_ew.add(
+        _red.sum(g, axes, keepdims=True),
+        _ew.mul(xhat, _red.sum(_ew.mul(g, xhat), axes, keepdims=True))), 1.0 / count)))
+    dgamma = _red.sum(_ew.mul(ct, xhat), lead) if lead else _ew.mul(ct, xhat)
+    dbeta = _red.sum(ct, lead) if lead else ct
+    return dx, dgamma, dbeta
+
+
+layer_norm_p = Primitive("layer_norm", _ln_impl, _ln_rule, _ln_vjp, shape_generic=False)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """``ops.layer_norm`` over the trailing ``normalized_shape`` axes."""
+    x = convert.as_tensor(input, op="layer_norm")
+    normalized_shape = convert.as_shape(normalized_shape, "layer_norm")
+    if tuple(x.shape[x.ndim - len(normalized_shape):]) != normalized_shape:
+        raise ValueError(f"layer_norm: normalized_shape {normalized_shape} does not match the "
+                         f"trailing axes of input shape {tuple(x.shape)}")
+    from .creation import ones, zeros
+    weight = ones(normalized_shape, x.dtype) if weight is None else convert.as_tensor(weight, x.dtype)
+    bias = zeros(normalized_shape, x.dtype) if bias is None else convert.as_tensor(bias, x.dtype)
+    return layer_norm_p.bind(x, weight, bias, ndims=len(normalized_shape), eps=float(eps))

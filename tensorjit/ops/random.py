@@ -1,0 +1,90 @@
+"""Random numbers: one process-wide generator, drawn from at run time (so a compiled
+dropout draws a fresh mask on every call), and the dropout primitive."""
+import numpy as np
+
+from .. import dtype as dt
+from ..aval import ShapedArray, check_float
+from .primitive import Primitive
+from . import convert
+from . import elementwise as _ew
+
+_generator = np.random.default_rng()
+
+
+def set_seed(seed):
+    """Seed tensorjit's random generator (``mindspore.set_seed``)."""
+    global _generator
+    _generator = np.random.default_rng(seed)
+    np.random.seed(seed % (2 ** 32))
+
+
+def generator():
+    return _generator
+
+
+def _dropout_impl(x, p):
+    keep = _generator.random(x.shape, dtype=np.float32) >= p
+    scale = np.asarray(1.0 / (1.0 - p), x.dtype)
+    return x * keep * scale, keep
+
+
+def _dropout_rule(x, p):
+    check_float("dropout", x)
+    if not 0.0 <= p < 1.0:
+        raise ValueError(f"dropout: p must be in [0, 1), got {p}")
+    return x, ShapedArray(x.shape, dt.bool_)
+
+
+def _dropout_vjp(cts, outs, x, p):
+    ct, _ = cts
+    _, keep = outs
+    return (_ew.mul(_ew.mul(ct, _ew.cast(keep, x.dtype)), 1.0 / (1.0 - p)),)
+
+
+dropout_p = Primitive("dropout", _dropout_impl, _dropout_rule, _dropout_vjp,
+                      multiple_results=True, random=True, shape_generic=False)
+
+
+def dropout(input, p=0.5, training=True, seed=None):
+    """Zero elements with probability ``p`` and scale the rest by 1/(1-p)."""
+    x = convert.as_tensor(input, op="dropout")
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return _ew.zeros_like(x)
+    return dropout_p.bind(x, p=float(p))[0]
+
+
+def _sample_rule(shape, dtype):
+    return ShapedArray(shape, dtype)
+
+
+# Sampling primitives take no tensor inputs; being primitives (not constants) they draw
+# fresh numbers on every call of a compiled graph, as in eager mode.
+uniform_p = Primitive("random_uniform",
+                      lambda shape, dtype: _generator.random(shape).astype(dtype),
+                      _sample_rule, lambda ct, out: (), random=True, shape_generic=False)
+normal_p = Primitive("random_normal",
+                     lambda shape, dtype: _generator.standard_normal(shape).astype(dtype),
+                     _sample_rule, lambda ct, out: (), random=True, shape_generic=False)
+
+
+def _size(size, op):
+    size = size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+    return convert.as_shape(size, op)
+
+
+def rand(*size, dtype=None, seed=None):
+    """Uniform samples in [0, 1)."""
+    return uniform_p.bind(shape=_size(size, "rand"), dtype=dt.as_dtype(dtype or dt.float32))
+
+
+def randn(*size, dtype=None, seed=None):
+    """Standard normal samples."""
+    return normal_p.bind(shape=_size(size, "randn"), dtype=dt.as_dtype(dtype or dt.float32))
+
+
+def randint(low, high, size, seed=None, *, dtype=None):
+    shape = convert.as_shape(size, "randint")
+    return convert.constant(_generator.integers(low, high, shape).astype(
+        dt.as_dtype(dtype) if dtype is not None else dt.int64))

@@ -1,0 +1,221 @@
+"""Reduction primitives (sum, max, min, prod, argmax, argmin, any, all) and the
+functional reductions built on them (mean, var, std, logsumexp, ...)."""
+import numpy as np
+
+from .. import dtype as dt
+from ..aval import ShapedArray
+from .primitive import Primitive
+from . import convert
+from . import elementwise as _ew
+from . import shape as _shape
+
+
+def _reduced_shape(shape, axes, keepdims):
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def _reduce_rule(name, result_dtype=None, nonempty=False):
+    def rule(x, axes, keepdims):
+        for a in axes:
+            if not 0 <= a < x.ndim:
+                raise IndexError(f"{name}: axis {a} out of range for {x}")
+            if nonempty and x.shape[a] == 0:
+                raise ValueError(f"{name}: cannot reduce over axis {a} of size 0 in {x}")
+        return ShapedArray(_reduced_shape(x.shape, axes, keepdims), result_dtype or x.dtype)
+    return rule
+
+
+def _expand_to(ct, x_shape, axes, keepdims):
+    """Broadcast a reduced cotangent back over the reduced axes."""
+    if not keepdims:
+        ct = _shape.reshape(ct, _reduced_shape(x_shape, axes, True))
+    return _shape.broadcast_to(ct, x_shape)
+
+
+def _sum_vjp(ct, out, x, axes, keepdims):
+    return (_expand_to(ct, x.shape, axes, keepdims),)
+
+
+def _sum_impl(x, axes, keepdims):
+    return np.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype)
+
+
+def _sum_rule(x, axes, keepdims):
+    return _reduce_rule("sum")(x, axes, keepdims)
+
+
+def _extremum_vjp(ct, out, x, axes, keepdims):
+    out_b = _expand_to(out, x.shape, axes, keepdims)
+    mask = _ew.cast(_ew.eq(x, out_b), x.dtype)
+    count = reduce_sum_p.bind(mask, axes=axes, keepdims=True)
+    return (_ew.mul(_ew.div(mask, count), _expand_to(ct, x.shape, axes, keepdims)),)
+
+
+def _prod_vjp(ct, out, x, axes, keepdims):
+    out_b = _expand_to(out, x.shape, axes, keepdims)
+    return (_ew.mul(_expand_to(ct, x.shape, axes, keepdims), _ew.div(out_b, x)),)
+
+
+def _arg_impl(fn):
+    def impl(x, axis, keepdims):
+        out = fn(x, axis=axis)
+        if keepdims:
+            out = np.expand_dims(out, axis)
+        return np.asarray(out, dtype=np.int64)
+    return impl
+
+
+def _arg_rule(name):
+    def rule(x, axis, keepdims):
+        if not 0 <= axis < max(x.ndim, 1):
+            raise IndexError(f"{name}: axis {axis} out of range for {x}")
+        if x.ndim and x.shape[axis] == 0:
+            raise ValueError(f"{name}: cannot take {name} over an empty axis of {x}")
+        if x.ndim == 0:
+            return ShapedArray((), dt.int64)
+        return ShapedArray(_reduced_shape(x.shape, (axis,), keepdims), dt.int64)
+    return rule
+
+
+reduce_sum_p = Primitive("reduce_sum", _sum_impl, _sum_rule, _sum_vjp)
+reduce_max_p = Primitive("reduce_max", lambda x, axes, keepdims: np.max(x, axis=axes, keepdims=keepdims),
+                         _reduce_rule("reduce_max", nonempty=True), _extremum_vjp)
+reduce_min_p = Primitive("reduce_min", lambda x, axes, keepdims: np.min(x, axis=axes, keepdims=keepdims),
+                         _reduce_rule("reduce_min", nonempty=True), _extremum_vjp)
+reduce_prod_p = Primitive("reduce_prod", lambda x, axes, keepdims: np.prod(x, axis=axes, keepdims=keepdims, dtype=x.dtype),
+                          _reduce_rule("reduce_prod"), _prod_vjp)
+reduce_any_p = Primitive("reduce_any", lambda x, axes, keepdims: np.any(x, axis=axes, keepdims=keepdims),
+                         _reduce_rule("reduce_any", dt.bool_), lambda ct, out, x, **p: (None,))
+reduce_all_p = Primitive("reduce_all", lambda x, axes, keepdims: np.all(x, axis=axes, keepdims=keepdims),
+                         _reduce_rule("reduce_all", dt.bool_), lambda ct, out, x, **p: (None,))
+argmax_p = Primitive("argmax", _arg_impl(np.argmax), _arg_rule("argmax"),
+                     lambda ct, out, x, **p: (None,))
+argmin_p = Primitive("argmin", _arg_impl(np.argmin), _arg_rule("argmin"),
+                     lambda ct, out, x, **p: (None,))
+
+
+# ---------------------------------------------------------------------------------------
+# functional API
+
+def _reduce(prim, input, axis, keepdims, name):
+    x = convert.as_tensor(input, op=name)
+    axes = convert.normalize_axes(axis, x.ndim, name)
+    if not axes and prim is not reduce_any_p and prim is not reduce_all_p:
+        return x
+    return prim.bind(x, axes=axes, keepdims=bool(keepdims))
+
+
+def sum(input, axis=None, keepdims=False, *, dtype=None):
+    x = convert.as_tensor(input, op="sum")
+    if dtype is not None:
+        x = _ew.cast(x, dtype)
+    elif x.dtype == dt.bool_ or (dt.is_int(x.dtype) and x.dtype.itemsize < 8):
+        x = _ew.cast(x, dt.int64)
+    return _reduce(reduce_sum_p, x, axis, keepdims, "sum")
+
+
+def mean(input, axis=None, keep_dims=False, *, keepdims=None):
+    keepdims = keep_dims if keepdims is None else keepdims
+    x = convert.as_tensor(input, op="mean")
+    if not dt.is_float(x.dtype):
+        x = _ew.cast(x, dt.DEFAULT_FLOAT)
+    axes = convert.normalize_axes(axis, x.ndim, "mean")
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    total = _reduce(reduce_sum_p, x, axes, keepdims, "mean")
+    return _ew.mul(total, 1.0 / count) if count else _ew.div(total, 0.0)
+
+
+def amax(input, axis=None, keepdims=False):
+    return _reduce(reduce_max_p, input, axis, keepdims, "amax")
+
+
+def amin(input, axis=None, keepdims=False):
+    return _reduce(reduce_min_p, input, axis, keepdims, "amin")
+
+
+def prod(input, axis=None, keep_dims=False, *, keepdims=None):
+    keepdims = keep_dims if keepdims is None else keepdims
+    return _reduce(reduce_prod_p, input, axis, keepdims, "prod")
+
+
+def any(input, axis=None, keep_dims=False, *, keepdims=None):
+    keepdims = keep_dims if keepdims is None else keepdims
+    return _reduce(reduce_any_p, _ew._as_bool(input, "any"), axis, keepdims, "any")
+
+
+def all(input, axis=None, keep_dims=False, *, keepdims=None):
+    keepdims = keep_dims if keepdims is None else keepdims
+    return _reduce(reduce_all_p, _ew._as_bool(input, "all"), axis, keepdims, "all")
+
+
+def _arg(prim, input, axis, keepdims, name):
+    x = convert.as_tensor(input, op=name)
+    if axis is None:
+        flat = _shape.reshape(x, (-1,))
+        out = prim.bind(flat, axis=0, keepdims=False)
+        return _shape.reshape(out, (1,) * x.ndim) if keepdims else out
+    return prim.bind(x, axis=convert.normalize_axis(axis, x.ndim, name), keepdims=bool(keepdims))
+
+
+def argmax(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    axis = dim if axis is None else axis
+    return _arg(argmax_p, input, axis, keepdim if keepdims is None else keepdims, "argmax")
+
+
+def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    axis = dim if axis is None else axis
+    return _arg(argmin_p, input, axis, keepdim if keepdims is None else keepdims, "argmin")
+
+
+def max(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """Maximum over ``axis`` (MindSpore's Tensor.max returns values only)."""
+    return amax(input, axis, keepdims)
+
+
+def min(input, axis=None, keepdims=False, *, initial=None, where=None):
+    return amin(input, axis, keepdims)
+
+
+def var(input, axis=None, ddof=0, keepdims=False):
+    x = convert.as_tensor(input, op="var")
+    if not dt.is_float(x.dtype):
+        x = _ew.cast(x, dt.DEFAULT_FLOAT)
+    axes = convert.normalize_axes(axis, x.ndim, "var")
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    centered = _ew.sub(x, mean(x, axes, keep_dims=True))
+    total = sum(_ew.mul(centered, centered), axes, keepdims)
+    return _ew.div(total, float(count - ddof))
+
+
+def std(input, axis=None, ddof=0, keepdims=False):
+    return _ew.sqrt(var(input, axis, ddof, keepdims))
+
+
+def logsumexp(input, axis, keep_dims=False):
+    x = convert.as_tensor(input, op="logsumexp")
+    axes = convert.normalize_axes(axis, x.ndim, "logsumexp")
+    peak = _ew.stop_gradient(amax(x, axes, keepdims=True))
+    peak = _ew.where(_ew.isfinite(peak), peak, _ew.zeros_like(peak))
+    total = sum(_ew.exp(_ew.sub(x, peak)), axes, keepdims=True)
+    out = _ew.add(_ew.log(total), peak)
+    return out if keep_dims else _shape.reshape(out, _reduced_shape(x.shape, axes, False))
+
+
+def sum_to(x, shape):
+    """Sum ``x`` down to ``shape`` (the transpose of broadcasting)."""
+    shape = tuple(shape)
+    if tuple(x.shape) == shape:
+        return x
+    lead = x.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, d in enumerate(shape) if d == 1 and x.shape[lead + i] != 1)
+    out = reduce_sum_p.bind(x, axes=axes, keepdims=True) if axes else x
+    return _shape.reshape(out, shape)
+
+
+reduce_sum = sum
+reduce_mean = mean
+reduce_max = amax
+reduce_min = amin

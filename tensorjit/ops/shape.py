@@ -1,0 +1,330 @@
+"""Shape primitives (reshape, transpose, broadcast_to, concat, pad) and the functional
+shape API built on them (squeeze, expand_dims, stack, split, flatten, tile, ...)."""
+import math
+
+import numpy as np
+
+from .. import dtype as dt
+from ..aval import ShapedArray
+from .primitive import Primitive
+from . import convert
+from . import reduction as _red
+
+
+def _reshape_rule(x, shape):
+    if math.prod(shape) != x.size or any(d < 0 for d in shape):
+        raise ValueError(f"reshape: cannot reshape {x} (size {x.size}) into shape {shape}")
+    return ShapedArray(shape, x.dtype)
+
+
+reshape_p = Primitive("reshape", lambda x, shape: np.reshape(x, shape), _reshape_rule,
+                      lambda ct, out, x, shape: (reshape(ct, x.shape),), shape_generic=False)
+
+
+def _transpose_rule(x, perm):
+    if sorted(perm) != list(range(x.ndim)):
+        raise ValueError(f"transpose: {perm} is not a permutation of the axes of {x}")
+    return ShapedArray(tuple(x.shape[p] for p in perm), x.dtype)
+
+
+def _transpose_vjp(ct, out, x, perm):
+    return (transpose_p.bind(ct, perm=tuple(int(i) for i in np.argsort(perm))),)
+
+
+transpose_p = Primitive("transpose", lambda x, perm: np.transpose(x, perm), _transpose_rule,
+                        _transpose_vjp)
+
+
+def _broadcast_rule(x, shape):
+    lead = len(shape) - x.ndim
+    ok = lead >= 0 and all(d == 1 or d == shape[lead + i] for i, d in enumerate(x.shape))
+    if not ok:
+        raise ValueError(f"broadcast_to: cannot broadcast {x} to shape {shape}")
+    return ShapedArray(shape, x.dtype)
+
+
+broadcast_to_p = Primitive("broadcast_to", lambda x, shape: np.broadcast_to(x, shape),
+                           _broadcast_rule,
+                           lambda ct, out, x, shape: (_red.sum_to(ct, x.shape),))
+
+
+def _concat_rule(*xs, axis):
+    first = xs[0]
+    if not 0 <= axis < first.ndim:
+        raise IndexError(f"concat: axis {axis} out of range for {first}")
+    for x in xs[1:]:
+        if x.dtype != first.dtype:
+            raise TypeError(f"concat: dtypes differ ({first} and {x})")
+        if x.ndim != first.ndim or any(a != b for i, (a, b) in enumerate(zip(x.shape, first.shape)) if i != axis):
+            raise ValueError(f"concat: shapes {', '.join(str(t.shape) for t in xs)} do not "
+                             f"match outside axis {axis}")
+    size = sum(x.shape[axis] for x in xs)
+    return first.update(shape=first.shape[:axis] + (size,) + first.shape[axis + 1:])
+
+
+def _concat_vjp(ct, out, *xs, axis):
+    grads, start = [], 0
+    for x in xs:
+        stop = start + x.shape[axis]
+        grads.append(slice_axis(ct, axis, start, stop))
+        start = stop
+    return tuple(grads)
+
+
+concat_p = Primitive("concat", lambda *xs, axis: np.concatenate(xs, axis=axis), _concat_rule,
+                     _concat_vjp)
+
+
+def _pad_rule(x, pads, value):
+    if len(pads) != x.ndim:
+        raise ValueError(f"pad: {len(pads)} (before, after) pairs for {x}")
+    if any(b < 0 or a < 0 for b, a in pads):
+        raise ValueError(f"pad: negative padding {pads}")
+    return x.update(shape=tuple(d + b + a for d, (b, a) in zip(x.shape, pads)))
+
+
+def _pad_vjp(ct, out, x, pads, value):
+    from .indexing import getitem
+    return (getitem(ct, tuple(slice(b, b + d) for (b, a), d in zip(pads, x.shape))),)
+
+
+pad_p = Primitive("pad", lambda x, pads, value: np.pad(x, pads, constant_values=value),
+                  _pad_rule, _pad_vjp)
+
+
+# ---------------------------------------------------------------------------------------
+# functional API
+
+def _resolve_shape(shape, size, op):
+    shape = list(convert.as_shape(shape, op))
+    unknown = [i for i, d in enumerate(shape) if d == -1]
+    if len(unknown) > 1:
+        raise ValueError(f"{op}: only one dimension can be -1, got {tuple(shape)}")
+    if unknown:
+        known = math.prod(d for d in shape if d != -1)
+        if known == 0 or size % known:
+            raise ValueError(f"{op}: cannot reshape a tensor of size {size} into shape "
+                             f"{tuple(shape)}")
+        shape[unknown[0]] = size // known
+    if math.prod(shape) != size:
+        raise ValueError(f"{op}: cannot reshape a tensor of size {size} into shape "
+                         f"{tuple(shape)}")
+    return tuple(shape)
+
+
+def reshape(input, shape, *more):
+    x = convert.as_tensor(input, op="reshape")
+    if more:
+        shape = (shape,) + more
+    shape = _resolve_shape(shape, x.size, "reshape")
+    if shape == tuple(x.shape):
+        return x
+    return reshape_p.bind(x, shape=shape)
+
+
+def transpose(input, *perm):
+    """Permute axes (MindSpore's ``ops.transpose(x, perm)``); no perm reverses them."""
+    x = convert.as_tensor(input, op="transpose")
+    if len(perm) == 1 and isinstance(perm[0], (tuple, list)):
+        perm = perm[0]
+    if not perm:
+        perm = tuple(reversed(range(x.ndim)))
+    perm = tuple(convert.normalize_axis(int(p), x.ndim, "transpose") for p in perm)
+    if perm == tuple(range(x.ndim)):
+        return x
+    return transpose_p.bind(x, perm=perm)
+
+
+permute = transpose
+
+
+def swapaxes(input, axis0, axis1):
+    x = convert.as_tensor(input, op="swapaxes")
+    perm = list(range(x.ndim))
+    a = convert.normalize_axis(axis0, x.ndim, "swapaxes")
+    b = convert.normalize_axis(axis1, x.ndim, "swapaxes")
+    perm[a], perm[b] = perm[b], perm[a]
+    return transpose(x, tuple(perm))
+
+
+swapdims = swapaxes
+
+
+def movedim(input, source, destination):
+    x = convert.as_tensor(input, op="movedim")
+    src = convert.normalize_axis(source, x.ndim, "movedim")
+    dst = convert.normalize_axis(destination, x.ndim, "movedim")
+    perm = [i for i in range(x.ndim) if i != src]
+    perm.insert(dst, src)
+    return transpose(x, tuple(perm))
+
+
+def broadcast_to(input, shape):
+    x = convert.as_tensor(input, op="broadcast_to")
+    shape = convert.as_shape(shape, "broadcast_to")
+    lead = len(shape) - x.ndim
+    if lead < 0:
+        raise ValueError(f"broadcast_to: cannot broadcast shape {tuple(x.shape)} to "
+                         f"{shape}, which has fewer dimensions")
+    shape = tuple(x.shape[i - lead] if d == -1 and i >= lead else d for i, d in enumerate(shape))
+    if shape == tuple(x.shape):
+        return x
+    return broadcast_to_p.bind(x, shape=shape)
+
+
+def expand_dims(input, axis):
+    x = convert.as_tensor(input, op="expand_dims")
+    axis = convert.normalize_axis(axis, x.ndim + 1, "expand_dims")
+    shape = tuple(x.shape)
+    return reshape(x, shape[:axis] + (1,) + shape[axis:])
+
+
+unsqueeze = expand_dims
+
+
+def squeeze(input, axis=None):
+    x = convert.as_tensor(input, op="squeeze")
+    if axis is None:
+        shape = tuple(d for d in x.shape if d != 1)
+    else:
+        axes = convert.normalize_axes(axis, x.ndim, "squeeze")
+        for a in axes:
+            if x.shape[a] != 1:
+                raise ValueError(f"squeeze: axis {a} of shape {tuple(x.shape)} has size "
+                                 f"{x.shape[a]}, not 1")
+        shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+    return reshape(x, shape)
+
+
+def flatten(input, order="C", *, start_dim=1, end_dim=-1):
+    """MindSpore ``ops.flatten``: keeps the batch axis by default."""
+    x = convert.as_tensor(input, op="flatten")
+    if x.ndim == 0:
+        return reshape(x, (1,))
+    start = convert.normalize_axis(start_dim, x.ndim, "flatten")
+    end = convert.normalize_axis(end_dim, x.ndim, "flatten")
+    shape = tuple(x.shape)
+    return reshape(x, shape[:start] + (-1,) + shape[end + 1:])
+
+
+def ravel(input):
+    return reshape(input, (-1,))
+
+
+def _tensor_list(tensors, op):
+    if not isinstance(tensors, (tuple, list)) or not tensors:
+        raise TypeError(f"{op}: expected a non-empty tuple or list of tensors")
+    items = [convert.as_tensor(t, op=op) for t in tensors]
+    dtype = items[0].dtype
+    for t in items[1:]:
+        dtype = dt.promote_types(dtype, t.dtype)
+    from .elementwise import cast
+    return [t if t.dtype == dtype else cast(t, dtype) for t in items]
+
+
+def concat(tensors, axis=0):
+    items = _tensor_list(tensors, "concat")
+    axis = convert.normalize_axis(axis, items[0].ndim, "concat")
+    if len(items) == 1:
+        return items[0]
+    return concat_p.bind(*items, axis=axis)
+
+
+cat = concat
+
+
+def stack(tensors, axis=0):
+    items = _tensor_list(tensors, "stack")
+    shapes = {tuple(t.shape) for t in items}
+    if len(shapes) != 1:
+        raise ValueError(f"stack: all tensors must have the same shape, got "
+                         f"{[tuple(t.shape) for t in items]}")
+    axis = convert.normalize_axis(axis, items[0].ndim + 1, "stack")
+    return concat([expand_dims(t, axis) for t in items], axis)
+
+
+def slice_axis(x, axis, start, stop, step=1):
+    from .indexing import getitem
+    return getitem(x, (slice(None),) * axis + (slice(start, stop, step),))
+
+
+def split(tensor, split_size_or_sections, axis=0):
+    """MindSpore ``ops.split``: chunks of a given size, or a list of sizes."""
+    x = convert.as_tensor(tensor, op="split")
+    axis = convert.normalize_axis(axis, x.ndim, "split")
+    length = x.shape[axis]
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        if size <= 0:
+            raise ValueError(f"split: split size must be positive, got {size}")
+        sizes = [size] * (length // size) + ([length % size] if length % size else [])
+    else:
+        sizes = [int(s) for s in split_size_or_sections]
+        if sum(sizes) != length:
+            raise ValueError(f"split: sections {sizes} do not add up to the axis length "
+                             f"{length}")
+    pieces, start = [], 0
+    for s in sizes:
+        pieces.append(slice_axis(x, axis, start, start + s))
+        start += s
+    return tuple(pieces)
+
+
+def chunk(input, chunks, axis=0):
+    x = convert.as_tensor(input, op="chunk")
+    length = x.shape[convert.normalize_axis(axis, x.ndim, "chunk")]
+    return split(x, max(1, -(-length // chunks)), axis)
+
+
+def unbind(input, dim=0):
+    x = convert.as_tensor(input, op="unbind")
+    return tuple(squeeze(piece, dim) for piece in split(x, 1, dim))
+
+
+def tile(input, dims):
+    x = convert.as_tensor(input, op="tile")
+    dims = convert.as_shape(dims, "tile")
+    if len(dims) < x.ndim:
+        dims = (1,) * (x.ndim - len(dims)) + dims
+    x = reshape(x, (1,) * (len(dims) - x.ndim) + tuple(x.shape))
+    expanded = broadcast_to(reshape(x, sum(((1, d) for d in x.shape), ())),
+                            sum(((r, d) for r, d in zip(dims, x.shape)), ()))
+    return reshape(expanded, tuple(r * d for r, d in zip(dims, x.shape)))
+
+
+def repeat_interleave(input, repeats, axis=None):
+    x = convert.as_tensor(input, op="repeat_interleave")
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    axis = convert.normalize_axis(axis, x.ndim, "repeat_interleave")
+    if not isinstance(repeats, int):
+        raise TypeError("repeat_interleave: only an int number of repeats is supported")
+    shape = tuple(x.shape)
+    expanded = broadcast_to(expand_dims(x, axis + 1),
+                            shape[:axis + 1] + (repeats,) + shape[axis + 1:])
+    return reshape(expanded, shape[:axis] + (shape[axis] * repeats,) + shape[axis + 1:])
+
+
+def flip(input, dims):
+    from .indexing import getitem
+    x = convert.as_tensor(input, op="flip")
+    axes = convert.normalize_axes(dims, x.ndim, "flip")
+    return getitem(x, tuple(slice(None, None, -1) if i in axes else slice(None)
+                            for i in range(x.ndim)))
+
+
+def pad(input_x, padding, mode="constant", value=None):
+    """``ops.pad``: ``padding`` pairs start from the last axis, as in PyTorch."""
+    x = convert.as_tensor(input_x, op="pad")
+    if mode != "constant":
+        raise ValueError(f"pad: only mode='constant' is supported, got {mode!r}")
+    padding = tuple(int(p) for p in padding)
+    if len(padding) % 2 or len(padding) // 2 > x.ndim:
+        raise ValueError(f"pad: padding {padding} must hold (before, after) pairs for at most "
+                         f"{x.ndim} axes")
+    pads = [(0, 0)] * x.ndim
+    for i in range(len(padding) // 2):
+        pads[x.ndim - 1 - i] = (padding[2 * i], padding[2 * i + 1])
+    if all(p == (0, 0) for p in pads):
+        return x
+    return pad_p.bind(x, pads=tuple(pads), value=0 if value is None else value)
