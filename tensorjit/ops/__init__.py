@@ -16,6 +16,8 @@ from .normalization import softmax, log_softmax, batch_norm, layer_norm
 from .random import dropout, set_seed, rand, randn, randint
 from .loss import (nll_loss, cross_entropy, softmax_cross_entropy_with_logits, mse_loss,
                    l1_loss, smooth_l1_loss, binary_cross_entropy_with_logits)
+from .effects import runtime_print
+from . import control as _control  # noqa: F401  (registers call)
 from . import tensor_methods as _tensor_methods  # noqa: F401  (installs Tensor operators)
 
 
@@ -31,7 +33,6 @@ def depend(value, expr):
 
 def print_(*values):
     """Print, also at run time inside compiled graphs."""
-    from ..ir.effects import runtime_print
     return runtime_print(*values)
 
 

@@ -1,0 +1,199 @@
+"""Python source generation for graphs: the kernel-by-kernel backend's core.
+
+A graph becomes straight-line Python that calls each primitive's NumPy kernel, compiled
+once with ``compile()``. The source is kept readable (``jitted.lower(...).code``):
+
+    def f(a, b, c):
+        v0 = (a * b)
+        v1 = (v0 + c)
+        return (v1,)
+
+Emission is split so the jit front door can inline the body of its hottest graph into the
+generated dispatcher (``GraphCode.body``) or call it as a function (``GraphCode.function``).
+"""
+import math
+import numbers
+
+import numpy as np
+
+from ..ir.graph import Graph, Literal
+from ..ops import effects
+
+_SIMPLE_PARAM_TYPES = (bool, int, float, str, type(None))
+
+
+class Emitter:
+    """Collects the module-level names the generated code refers to."""
+
+    def __init__(self, prefix="", local_prefix=""):
+        self.prefix = prefix
+        self.local_prefix = local_prefix
+        self.globals = {"np": np}
+        self.names = {}          # Var -> local name
+        self.counter = 0
+
+    def bind_global(self, hint, value):
+        for name, existing in self.globals.items():
+            if existing is value and name.startswith(self.prefix + hint):
+                return name
+        name = f"{self.prefix}{hint}"
+        index = 0
+        while name in self.globals:
+            index += 1
+            name = f"{self.prefix}{hint}_{index}"
+        self.globals[name] = value
+        return name
+
+    def local(self, var, hint="v"):
+        name = self.names.get(var)
+        if name is None:
+            name = f"{self.local_prefix}{hint}{self.counter}"
+            self.counter += 1
+            self.names[var] = name
+        return name
+
+    def value(self, value):
+        if isinstance(value, Literal):
+            return self.literal(value.value)
+        return self.names[value]
+
+    def literal(self, array):
+        """A 0-d constant as source. A Python number is 'weak' in NumPy's promotion, so
+        it takes its array operand's dtype -- which our graphs guarantee is its own."""
+        item = array.item()
+        if array.dtype == np.bool_:
+            return repr(bool(item))
+        if isinstance(item, numbers.Integral):
+            return repr(int(item))
+        if isinstance(item, float) and math.isfinite(item):
+            return repr(item)
+        return self.bind_global("lit", np.asarray(array))
+
+    def param(self, value):
+        if isinstance(value, _SIMPLE_PARAM_TYPES):
+            if isinstance(value, float) and not math.isfinite(value):
+                return self.bind_global("c", value)
+            return repr(value)
+        if isinstance(value, tuple) and all(_is_simple(v) for v in value):
+            return repr(value)
+        if isinstance(value, np.dtype):
+            return self.bind_global(value.name, value)
+        return self.bind_global("param", value)
+
+
+def _is_simple(value):
+    if isinstance(value, tuple):
+        return all(_is_simple(v) for v in value)
+    return isinstance(value, _SIMPLE_PARAM_TYPES) and not (
+        isinstance(value, float) and not math.isfinite(value))
+
+
+class GraphCode:
+    """Generated source for one graph."""
+
+    def __init__(self, graph, emitter, input_names, body, outputs, ref_writes):
+        self.graph = graph
+        self.emitter = emitter
+        self.input_names = input_names
+        self.body = body                  # statements, unindented
+        self.outputs = outputs            # expressions of the outputs
+        self.ref_writes = ref_writes      # statements writing refs back (run last)
+
+    @property
+    def globals(self):
+        return self.emitter.globals
+
+    def function_source(self, name):
+        lines = [f"def {name}({', '.join(self.input_names)}):"]
+        lines += ["    " + s for s in self.body + self.ref_writes]
+        lines.append(f"    return ({''.join(o + ', ' for o in self.outputs)})")
+        return "\n".join(lines) + "\n"
+
+    def function(self, name):
+        source = self.function_source(name)
+        namespace = dict(self.globals)
+        exec(compile(source, f"<tensorjit {name}>", "exec"), namespace)
+        return namespace[name], source
+
+
+def generate(graph, prefix="", input_names=None, local_prefix=""):
+    """Emit ``graph`` as Python. Inputs are flat arrays named ``input_names``; ``prefix``
+    and ``local_prefix`` keep global and local names apart from a host function's."""
+    emitter = Emitter(prefix, local_prefix)
+    names = input_names or _input_names(graph)
+    for var, name in zip(graph.inputs, names):
+        emitter.names[var] = name
+    body = []
+    ref_holder = {}
+    for i, ref in enumerate(graph.refs):
+        holder = ref_holder[ref.var] = emitter.bind_global(f"ref{i}", ref.tensor)
+        body.append(f"{emitter.local(ref.var, 'p')} = {holder}._data")
+    for var, value in graph.consts.items():
+        emitter.names[var] = emitter.bind_global("const", value)
+    ref_writes = []
+    for node in graph.nodes:
+        if node.prim is effects.assign_p:
+            target, value = node.inputs
+            ref_writes.append(f"{ref_holder[target]}._data = {emitter.value(value)}")
+            continue
+        body.extend(emit_node(node, emitter))
+    outputs = [emitter.value(v) for v in graph.outputs]
+    return GraphCode(graph, emitter, names, body, outputs, ref_writes)
+
+
+def _input_names(graph):
+    """Argument names for the generated function: the user's, where they are usable."""
+    names, seen = [], set()
+    for i, var in enumerate(graph.inputs):
+        hint = var.hint
+        if not hint or not hint.isidentifier() or hint in seen or hint.startswith("_") or (
+                hint[0] in "vpc" and hint[1:].isdigit()) or hint == "np":
+            hint = f"in{i}"
+        seen.add(hint)
+        names.append(hint)
+    return names
+
+
+def emit_node(node, emitter):
+    """Source lines computing one node."""
+    prim = node.prim
+    special = _SPECIAL.get(prim.name)
+    if special is not None:
+        return special(node, emitter)
+    args = [emitter.value(v) for v in node.inputs]
+    if prim.codegen is not None and not node.params:
+        expr = prim.codegen.format(*args)
+    else:
+        kernel = emitter.bind_global(prim.name, prim.impl)
+        params = [f"{k}={emitter.param(v)}" for k, v in node.params.items()]
+        expr = f"{kernel}({', '.join(args + params)})"
+    outs = [emitter.local(v) for v in node.outputs]
+    if not outs:
+        return [expr]
+    if prim.multiple_results:
+        return [f"{', '.join(outs)}, = {expr}"]
+    return [f"{outs[0]} = {expr}"]
+
+
+def _emit_guard(node, emitter):
+    check = emitter.bind_global("guard", node.prim.impl)
+    expected = emitter.bind_global("expected", node.params["expected"])
+    return [f"{check}({emitter.value(node.inputs[0])}, {expected}, "
+            f"{node.params['index']!r}, {node.params['reason']!r})"]
+
+
+_SPECIAL = {"guard": _emit_guard}
+
+
+def is_shape_generic(graph):
+    """True when the graph's code computes the right thing for inputs of any shape (same
+    dtypes): every node's kernel is shape-agnostic and no constant has a shape baked in."""
+    if any(np.ndim(v) for v in graph.consts.values()):
+        return False
+    for node in graph.nodes:
+        if not node.prim.shape_generic:
+            return False
+        for sub in graph.subgraphs(node):
+            if not is_shape_generic(sub):
+                return False
+    return True

@@ -1,0 +1,72 @@
+"""Capture: turn a running Python function into a graph (trace, ast or bytecode)."""
+from .. import pytree
+from ..tensor import Tensor
+from .base import Capture, ConcretizationError, CaptureError, capture_scope, Tracer
+
+
+class Captured:
+    def __init__(self, graph, out_struct, info, result):
+        self.graph, self.out_struct, self.info, self.result = graph, out_struct, info, result
+
+
+def leaf_hints(jit_function, struct):
+    """Readable names for the flat inputs: parameter names where possible."""
+    names = jit_function.signature.positional
+    hints = []
+    for i, s in enumerate(struct[0]):
+        base = names[i] if i < len(names) else f"arg{i}"
+        count = _count_tensors(s)
+        hints += [base] if count == 1 and s == pytree.TENSOR else [f"{base}_{k}" for k in range(count)]
+    for key, s in zip(struct[1], struct[2]):
+        count = _count_tensors(s)
+        hints += [key] if count == 1 and s == pytree.TENSOR else [f"{key}_{k}" for k in range(count)]
+    return hints
+
+
+def _count_tensors(struct):
+    if struct == pytree.TENSOR:
+        return 1
+    tag = struct[0]
+    if tag in ("tuple", "list"):
+        return sum(_count_tensors(s) for s in struct[1])
+    if tag in ("dict", "namedtuple"):
+        return sum(_count_tensors(s) for s in struct[2])
+    return 0
+
+
+def capture_graph(jit_function, struct, leaves, run):
+    """Capture ``jit_function`` for inputs ``leaves`` (a call of structure ``struct``).
+
+    With ``run`` the capture is the real call: its results are returned in
+    ``Captured.result`` and its side effects stay. Without it (lowering), parameters
+    assigned during the capture are restored afterwards."""
+    from ..jit.function import CaptureInfo, _NOT_RUN
+    mode = jit_function.opts.capture_mode
+    if mode != "trace":
+        raise NotImplementedError(
+            f"capture_mode={mode!r} is not available yet; use capture_mode='trace'")
+    from .trace import TraceCapture, run_traced
+    capture = TraceCapture(jit_function.name)
+    tracers = [capture.input(leaf.aval, hint, leaf._data)
+               for leaf, hint in zip(leaves, leaf_hints(jit_function, struct))]
+    args, kwargs = jit_function.rebuild_call(struct, tracers)
+    try:
+        out = run_traced(jit_function, capture, args, kwargs)
+    finally:
+        if not run:
+            capture.restore_refs()
+    out_leaves = []
+    out_struct = pytree.flatten(out, out_leaves)
+    inputs = capture.graph.inputs
+    writes = [i for i, t in enumerate(tracers) if t._var is not inputs[i]]
+    graph = capture.finish(out_leaves + [tracers[i] for i in writes])
+    info = CaptureInfo(mode)
+    info.guards = [reason for reason, _ in capture.guards]
+    info.input_writes = writes
+    info.shape_dependent = capture.shape_dependent
+    if not run:
+        return Captured(graph, out_struct, info, _NOT_RUN)
+    for i in writes:
+        leaves[i]._data = tracers[i]._data
+    result = pytree.unflatten(out_struct, [Tensor._wrap(t._data) for t in out_leaves])
+    return Captured(graph, out_struct, info, result)

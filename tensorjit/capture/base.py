@@ -1,0 +1,291 @@
+"""What every capture mode shares: the object installed as ``state.capture`` while a
+function is turned into a graph.
+
+``Primitive.bind`` hands each call to ``record``; tensors created during the capture are
+registered by ``constant``; in-place updates go through ``assign``; reading a value out of
+a symbolic tensor goes through ``concretize``. Tensors that existed before the capture
+started (Parameters, captured globals) are *refs*: the graph reads them when it runs, so a
+weight update needs no recompilation.
+
+A concrete capture (trace mode) also runs every kernel, so the first call returns real
+results and every concretization becomes a guard. An abstract capture (ast, bytecode)
+knows only shapes and dtypes; concretizing raises ``ConcretizationError``, which those
+modes turn into graph control flow or a graph break.
+"""
+import contextlib
+import os
+import sys
+
+import numpy as np
+
+from .. import dtype as dt
+from ..aval import ShapedArray
+from ..ir.graph import Graph, Node, Var, Literal, Ref, SourceInfo
+from ..ops.primitive import state, explain_failure
+from ..ops import effects
+from ..tensor import Tensor, Parameter
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# modules whose own reads of shapes are bookkeeping, not user logic
+_INTERNAL_PREFIXES = ("tensorjit.ops", "tensorjit.tensor", "tensorjit.autodiff",
+                      "tensorjit.capture", "tensorjit.jit", "tensorjit.nn")
+
+
+class ConcretizationError(Exception):
+    """A symbolic tensor's value was needed to decide something in Python."""
+
+    def __init__(self, why, source):
+        where = f"{source}: " if source else ""
+        super().__init__(f"{where}{why} needs the value of a tensor, which is not known while "
+                         f"the graph is being built")
+        self.why = why
+        self.source = source
+
+
+class CaptureError(Exception):
+    """User code did something invalid while being captured; names the file and line."""
+
+
+def user_frame(skip=1):
+    """The innermost frame outside tensorjit's own machinery (the user's code)."""
+    frame = sys._getframe(skip)
+    while frame is not None:
+        name = frame.f_globals.get("__name__", "")
+        if not (name == "tensorjit" or name.startswith("tensorjit.")) or name.startswith(
+                "tensorjit.bench"):
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def source_info(skip=2):
+    frame = user_frame(skip)
+    if frame is None:
+        return None
+    return SourceInfo(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
+
+
+class Tracer(Tensor):
+    """A tensor inside a capture. Reading its shape from user code is remembered: a graph
+    whose construction looked at shapes cannot be reused for other shapes."""
+    __slots__ = ()
+
+    def _note_shape_read(self):
+        capture = state.capture
+        if capture is not None:
+            caller = sys._getframe(2).f_globals.get("__name__", "")
+            if not caller.startswith(_INTERNAL_PREFIXES):
+                capture.shape_dependent = True
+
+    @property
+    def shape(self):
+        self._note_shape_read()
+        return self._var.aval.shape
+
+    @property
+    def ndim(self):
+        self._note_shape_read()
+        return len(self._var.aval.shape)
+
+    @property
+    def size(self):
+        self._note_shape_read()
+        return self._var.aval.size
+
+    def __len__(self):
+        self._note_shape_read()
+        shape = self._var.aval.shape
+        if not shape:
+            raise TypeError("len() of a 0-d tensor")
+        return shape[0]
+
+    @property
+    def dtype(self):
+        return self._var.aval.dtype
+
+
+def make_tracer(var, data=None):
+    t = object.__new__(Tracer)
+    t._data = data
+    t._var = var
+    return t
+
+
+class Capture:
+    """Builds one Graph from the primitive calls of a running function."""
+    concrete = False
+
+    def __init__(self, name):
+        self.graph = Graph(name)
+        self.known = set()            # ids of Vars / Literals made by this capture
+        self.ref_current = {}         # id(external tensor) -> its current value in the graph
+        self.ref_by_id = {}           # id(external tensor) -> Ref
+        self.final_assign = {}        # Ref -> value to write back when the graph finishes
+        self.guards = []              # (reason, SourceInfo) in order, for explain
+        self.shape_dependent = False
+        self.initial_data = {}        # id(external tensor) -> its data when first read
+
+    # ---- values ----------------------------------------------------------------------
+    def new_var(self, aval, hint=None):
+        var = Var(aval, hint)
+        self.known.add(id(var))
+        return var
+
+    def input(self, aval, hint=None, data=None):
+        var = self.new_var(aval, hint)
+        self.graph.inputs.append(var)
+        return make_tracer(var, data)
+
+    def value_of(self, t):
+        """The graph value a tensor stands for, lifting unknown tensors as refs."""
+        var = t._var
+        if var is not None:
+            if id(var) in self.known:
+                return var
+            raise CaptureError(
+                f"{source_info(3) or 'user code'}: a tensor from another graph capture "
+                f"(stored from an earlier jitted call?) is used here; pass it as an argument")
+        current = self.ref_current.get(id(t))
+        if current is None:
+            current = self._lift(t)
+        return current
+
+    def _lift(self, t):
+        if t._data is None:
+            raise CaptureError("a symbolic tensor with no value reached the graph")
+        name = t.name if isinstance(t, Parameter) and t.name else f"captured_{len(self.graph.refs)}"
+        var = self.new_var(ShapedArray(t._data.shape, t._data.dtype), hint=None)
+        ref = Ref(var, t, name)
+        self.initial_data[id(t)] = t._data
+        self.graph.refs.append(ref)
+        self.ref_by_id[id(t)] = ref
+        self.ref_current[id(t)] = var
+        return var
+
+    def constant(self, t):
+        """Register a tensor created during the capture as a graph constant."""
+        data = t._data
+        if np.ndim(data) == 0:
+            value = Literal(data)
+        else:
+            value = self.new_var(ShapedArray(data.shape, data.dtype))
+            self.graph.consts[value] = data
+        self.known.add(id(value))
+        t._var = value
+
+    def is_constant(self, value):
+        return isinstance(value, Literal) or value in self.graph.consts
+
+    def constant_value(self, value):
+        return value.value if isinstance(value, Literal) else self.graph.consts[value]
+
+    # ---- primitive calls -------------------------------------------------------------
+    def record(self, prim, args, params):
+        inputs = [self.value_of(a) for a in args]
+        source = source_info(3)
+        if not prim.effect and not prim.random and all(self.is_constant(v) for v in inputs):
+            return self._fold(prim, inputs, params, source)
+        datas = self._compute(prim, args, params, source) if self.concrete else None
+        try:
+            out_avals = prim.abstract_eval([v.aval for v in inputs], params)
+        except (ValueError, TypeError, IndexError) as exc:
+            raise type(exc)(f"{source}: {exc}" if source else str(exc)) from None
+        if datas is not None:
+            got = [ShapedArray(np.shape(d), d.dtype) for d in datas]
+            if got != out_avals:
+                raise RuntimeError(f"internal error: the shape rule of {prim.name} says "
+                                   f"{out_avals} but its kernel returned {got}")
+        outputs = [self.new_var(a) for a in out_avals]
+        self.graph.nodes.append(Node(prim, inputs, params, outputs, source))
+        if datas is None:
+            tracers = [make_tracer(v) for v in outputs]
+        else:
+            tracers = [make_tracer(v, d) for v, d in zip(outputs, datas)]
+        return tuple(tracers) if prim.multiple_results else tracers[0]
+
+    def _compute(self, prim, args, params, source):
+        try:
+            out = prim.impl(*[a._data for a in args], **params)
+        except Exception as exc:
+            error = explain_failure(prim, args, params, exc)
+            if source is not None and isinstance(error, (ValueError, TypeError, IndexError)):
+                error = type(error)(f"{source}: {error}")
+            raise error from None
+        return list(out) if prim.multiple_results else [out]
+
+    def _fold(self, prim, inputs, params, source):
+        """All inputs known: compute now (constant folding of Python-level values)."""
+        arrays = [self.constant_value(v) for v in inputs]
+        try:
+            out = prim.impl(*arrays, **params)
+        except Exception as exc:
+            fake = [Tensor._wrap(a) for a in arrays]
+            error = explain_failure(prim, fake, params, exc)
+            raise type(error)(f"{source}: {error}" if source else str(error)) from None
+        outs = list(out) if prim.multiple_results else [out]
+        results = []
+        for o in outs:
+            t = Tensor._wrap(np.asarray(o))
+            self.constant(t)
+            results.append(make_tracer(t._var, t._data))
+        return tuple(results) if prim.multiple_results else results[0]
+
+    # ---- effects ---------------------------------------------------------------------
+    def assign(self, target, value):
+        new = self.value_of(value)
+        var = target._var
+        if var is not None and id(var) in self.known:
+            target._var = new                     # a graph-local tensor: just rebind
+            target._data = value._data
+            return
+        if var is not None:
+            raise CaptureError("in-place update of a tensor from another graph capture")
+        if id(target) not in self.ref_by_id:
+            self._lift(target)
+        ref = self.ref_by_id[id(target)]
+        self.ref_current[id(target)] = new
+        self.final_assign[ref] = new
+        if self.concrete:
+            target._data = value._data            # the traced call is a real call
+
+    def concretize(self, t, why):
+        value = self.value_of(t)
+        if self.is_constant(value):
+            return self.constant_value(value)
+        if not self.concrete:
+            raise ConcretizationError(why, source_info(3))
+        data = t._data
+        if data is None:
+            raise ConcretizationError(why, source_info(3))
+        source = source_info(3)
+        reason = f"{why} at {source}" if source else why
+        index = len(self.guards)
+        self.guards.append((reason, source))
+        self.graph.nodes.append(Node(effects.guard_p, [value],
+                                     dict(expected=effects.GuardValue(data), index=index,
+                                          reason=reason), [], source))
+        return data
+
+    def restore_refs(self):
+        """Undo the in-place updates a capture made to external tensors."""
+        for ref in self.final_assign:
+            ref.tensor._data = self.initial_data[id(ref.tensor)]
+
+    # ---- finishing -------------------------------------------------------------------
+    def finish(self, output_tensors):
+        """Set the graph's outputs and append the write-backs of assigned refs."""
+        for ref, value in self.final_assign.items():
+            if value is not ref.var:
+                self.graph.nodes.append(Node(effects.assign_p, [ref.var, value], {}, []))
+        self.graph.outputs = [self.value_of(t) for t in output_tensors]
+        return self.graph
+
+
+@contextlib.contextmanager
+def capture_scope(capture):
+    previous = state.capture
+    state.capture = capture
+    try:
+        yield capture
+    finally:
+        state.capture = previous

@@ -1,0 +1,115 @@
+"""The IR: a typed SSA graph.
+
+    Graph   inputs (Vars), refs (Vars standing for tensors read at call time, e.g.
+            Parameters), consts (Vars bound to arrays), nodes in program order, outputs.
+    Node    one primitive application: prim, inputs (Var or Literal), params, outputs.
+    Var     an SSA value with an abstract value (shape, dtype).
+    Literal a scalar constant written inline.
+
+Control flow is structured: ``cond`` and ``while_loop`` nodes hold closed sub-graphs in
+their params. Side effects are explicit nodes (``assign`` to a ref, ``print``, ``guard``)
+that passes never remove or reorder across one another.
+"""
+import itertools
+
+import numpy as np
+
+from ..aval import ShapedArray
+
+_var_ids = itertools.count()
+
+
+class Var:
+    __slots__ = ("aval", "id", "hint")
+
+    def __init__(self, aval, hint=None):
+        self.aval = aval
+        self.id = next(_var_ids)
+        self.hint = hint        # a readable name (argument or parameter name), if any
+
+    def __repr__(self):
+        return f"Var({self.id}, {self.aval})"
+
+
+class Literal:
+    """A 0-d constant written inline in the text form and the generated code."""
+    __slots__ = ("value", "aval")
+
+    def __init__(self, value):
+        value = np.asarray(value)
+        self.value = value
+        self.aval = ShapedArray(value.shape, value.dtype)
+
+    def __repr__(self):
+        return f"Literal({self.value!r})"
+
+
+class SourceInfo:
+    """Where in the user's program a node came from."""
+    __slots__ = ("filename", "lineno", "function")
+
+    def __init__(self, filename, lineno, function):
+        self.filename, self.lineno, self.function = filename, lineno, function
+
+    def __str__(self):
+        return f"{self.filename}:{self.lineno} ({self.function})"
+
+
+class Node:
+    __slots__ = ("prim", "inputs", "params", "outputs", "source")
+
+    def __init__(self, prim, inputs, params, outputs, source=None):
+        self.prim = prim
+        self.inputs = list(inputs)
+        self.params = dict(params)
+        self.outputs = list(outputs)
+        self.source = source
+
+    def __repr__(self):
+        return f"Node({self.prim.name}, {len(self.inputs)} in, {len(self.outputs)} out)"
+
+
+class Ref:
+    """A tensor object the graph reads (and may assign) when it runs."""
+    __slots__ = ("var", "tensor", "name")
+
+    def __init__(self, var, tensor, name):
+        self.var, self.tensor, self.name = var, tensor, name
+
+
+class Graph:
+    def __init__(self, name="graph"):
+        self.name = name
+        self.inputs = []      # [Var]
+        self.refs = []        # [Ref]
+        self.consts = {}      # Var -> ndarray
+        self.nodes = []       # [Node]
+        self.outputs = []     # [Var | Literal]
+
+    def all_vars_defined(self):
+        defined = set(self.inputs) | {r.var for r in self.refs} | set(self.consts)
+        for node in self.nodes:
+            defined.update(node.outputs)
+        return defined
+
+    def subgraphs(self, node):
+        return [p for p in node.params.values() if isinstance(p, Graph)] + [
+            g for p in node.params.values() if isinstance(p, tuple) for g in p
+            if isinstance(g, Graph)]
+
+    def count_nodes(self):
+        return len(self.nodes) + sum(g.count_nodes() for n in self.nodes for g in self.subgraphs(n))
+
+    def primitive_names(self):
+        return [n.prim.name for n in self.nodes]
+
+    def as_text(self):
+        from .printer import graph_to_text
+        return graph_to_text(self)
+
+    def to_dot(self):
+        from .dot import graph_to_dot
+        return graph_to_dot(self)
+
+    def __str__(self):
+        return self.as_text()

@@ -1,0 +1,100 @@
+"""The compiled-graph cache: one per process, shared by every jitted callable, so jitting
+the same lambda or closure again (same code, same captured values) finds its graphs.
+
+Key: (function key, options, argument structure incl. static values, input dtypes); each
+key holds a short list of entries told apart by input shapes (unless shape-generic) and by
+the value guards inside their graphs. Bounded (least recently used goes first) and
+thread-safe; concurrent first calls with one key compile once.
+"""
+import collections
+import threading
+import types
+
+from ..pytree import Unhashable
+
+DEFAULT_MAX_ENTRIES = 1024
+
+
+class CompileCache:
+    def __init__(self, max_entries=DEFAULT_MAX_ENTRIES):
+        self.max_entries = max_entries
+        self.buckets = collections.OrderedDict()     # key -> [Entry], most recent first
+        self.size = 0
+        self.lock = threading.RLock()
+        self.compile_locks = {}
+
+    def candidates(self, key, shapes):
+        with self.lock:
+            bucket = self.buckets.get(key)
+            if not bucket:
+                return []
+            self.buckets.move_to_end(key)
+            return [e for e in bucket if e.shapes is None or e.shapes == shapes]
+
+    def add(self, key, entry):
+        with self.lock:
+            self.buckets.setdefault(key, []).insert(0, entry)
+            self.buckets.move_to_end(key)
+            self.size += 1
+            while self.size > self.max_entries and self.buckets:
+                old_key, old_bucket = next(iter(self.buckets.items()))
+                if old_key == key and len(self.buckets) == 1:
+                    old_bucket.pop()          # only this key: drop its oldest entry
+                    self.size -= 1
+                    continue
+                del self.buckets[old_key]
+                self.size -= len(old_bucket)
+
+    def promote(self, key, entry):
+        """Move an entry that just served a call to the front of its bucket."""
+        with self.lock:
+            bucket = self.buckets.get(key)
+            if bucket and bucket[0] is not entry and entry in bucket:
+                bucket.remove(entry)
+                bucket.insert(0, entry)
+
+    def compile_lock(self, key):
+        with self.lock:
+            lock = self.compile_locks.get(key)
+            if lock is None:
+                lock = self.compile_locks[key] = threading.Lock()
+            return lock
+
+    def clear(self):
+        with self.lock:
+            self.buckets.clear()
+            self.compile_locks.clear()
+            self.size = 0
+
+
+CACHE = CompileCache()
+
+
+def _value_key(value):
+    try:
+        hash(value)
+        return value
+    except TypeError:
+        return Unhashable(value)
+
+
+def function_key(fn):
+    """What makes two callables compile to the same graphs: the code, the globals it
+    reads, its defaults and the values captured in its closure."""
+    if isinstance(fn, types.MethodType):
+        return ("method", function_key(fn.__func__), Unhashable(fn.__self__))
+    if isinstance(fn, types.FunctionType):
+        closure = tuple(_value_key(c.cell_contents) if _cell_filled(c) else "<empty>"
+                        for c in (fn.__closure__ or ()))
+        defaults = tuple(_value_key(d) for d in (fn.__defaults__ or ()))
+        kwdefaults = tuple(sorted((k, repr(v)) for k, v in (fn.__kwdefaults__ or {}).items()))
+        return ("function", fn.__code__, id(fn.__globals__), closure, defaults, kwdefaults)
+    return ("object", Unhashable(fn))
+
+
+def _cell_filled(cell):
+    try:
+        cell.cell_contents
+        return True
+    except ValueError:
+        return False

@@ -1,0 +1,172 @@
+"""The jitted callable itself: a generated Python function with the user function's own
+signature. For its hottest compiled graph it holds, inline, a guard on the arguments
+and the graph's code:
+
+    def f(a, b, c):
+        if not _tj_tapes and type(a) is _tj_t0 and type(b) is _tj_t1 and type(c) is _tj_t2:
+            _tj_x0 = a._data; _tj_x1 = b._data; _tj_x2 = c._data
+            if _tj_x0.dtype is _tj_d0 and _tj_x1.dtype is _tj_d0 and _tj_x2.dtype is _tj_d0:
+                _tj_v0 = (_tj_x0 * _tj_x1)
+                _tj_v1 = (_tj_v0 + _tj_x2)
+                _tj_r = _tj_new(_tj_Tensor); _tj_r._data = _tj_v1; _tj_r._var = None
+                return _tj_r
+        return _tj_slow((a, b, c), {})
+
+Everything else goes to the slow path (``JitFunction.call``). Shapes are checked only when
+the graph's code depends on them (see ``backend.codegen.is_shape_generic``). A new hot
+graph replaces the function's ``__code__``, so references the user holds stay valid.
+"""
+import functools
+
+from .. import pytree
+from ..tensor import Tensor, Parameter
+from ..autodiff import watch_tapes
+from ..ops.effects import GuardFailure
+from ..backend.codegen import generate
+
+_SCALAR_TYPES = (bool, int, float, str)
+_HOT_PREFIX = "_tj_h_"
+
+
+def _base_globals(jit_function):
+    g = {"_tj_slow": jit_function.call, "_tj_new": object.__new__,
+         "_tj_Tensor": Tensor, "_tj_GuardFailure": GuardFailure,
+         "_tj_unflatten": pytree.unflatten, "__name__": "tensorjit.jit.generated"}
+    g.update(jit_function.signature.defaults)
+    return g
+
+
+def _define(source, namespace, name):
+    exec(compile(source, f"<tensorjit dispatch {name}>", "exec"), namespace)
+    return namespace[name]
+
+
+def build_entry_point(jit_function):
+    """The initial callable: every call takes the slow path."""
+    sig = jit_function.signature
+    name = "_tj_entry"
+    source = (f"def {name}({sig.params_source}):\n"
+              f"    return _tj_slow({sig.args_expr()}, {sig.kwargs_expr()})\n")
+    namespace = _base_globals(jit_function)
+    fn = _define(source, namespace, name)
+    functools.update_wrapper(fn, jit_function.fn if callable(jit_function.fn) else fn,
+                             assigned=("__module__", "__name__", "__qualname__", "__doc__"),
+                             updated=())
+    fn.__wrapped__ = jit_function.fn
+    fn._tj_jit = jit_function
+    fn._tj_source = source
+    fn.lower = jit_function.lower
+    watch_tapes(fn)
+    return fn
+
+
+def _arg_guard(name, value, index, namespace):
+    """A guard expression for one argument, or None if it cannot be checked cheaply."""
+    kind = type(value)
+    if kind is Tensor or kind is Parameter:
+        namespace[f"_tj_t{index}"] = kind
+        return f"type({name}) is _tj_t{index}", True
+    if value is None:
+        return f"{name} is None", False
+    if kind in _SCALAR_TYPES:
+        namespace[f"_tj_s{index}"] = value
+        return f"(type({name}) is {kind.__name__} and {name} == _tj_s{index})", False
+    if type(value).__eq__ is object.__eq__:
+        namespace[f"_tj_o{index}"] = value
+        return f"{name} is _tj_o{index}", False
+    return None, False
+
+
+def install_hot_entry(jit_function, entry, args, kwargs, leaves):
+    """Give the jitted callable an inline fast path for ``entry`` and calls like this one."""
+    sig = jit_function.signature
+    arity = sig.simple_arity
+    if arity is None or kwargs or len(args) != arity or jit_function.static_positions - set(range(arity)):
+        return False
+    if any(isinstance(a, (tuple, list, dict)) for a in args):
+        return False
+    namespace = _base_globals(jit_function)
+    type_checks, data_lines, value_checks = [], [], []
+    input_names = []
+    for i, (param, value) in enumerate(zip(sig.positional, args)):
+        check, is_tensor = _arg_guard(param, value, i, namespace)
+        if check is None:
+            return False
+        type_checks.append(check)
+        if is_tensor and i not in jit_function.static_positions:
+            x = f"_tj_x{len(input_names)}"
+            input_names.append(x)
+            data_lines.append(f"{x} = {param}._data")
+            namespace[f"_tj_d{len(input_names) - 1}"] = value.dtype
+            value_checks.append(f"{x}.dtype is _tj_d{len(input_names) - 1}")
+            if entry.shapes is not None:
+                value_checks.append(f"{x}.shape == {tuple(value.shape)!r}")
+    if len(input_names) != len(leaves):
+        return False
+    code = generate(entry.graph, prefix=_HOT_PREFIX, input_names=input_names,
+                    local_prefix="_tj_")
+    body = code.body
+    namespace.update(code.globals)
+    n_out = len(code.outputs) - len(entry.info.input_writes)
+    writes = [f"{args_name}._data = {out}" for args_name, out in zip(
+        [sig.positional[_leaf_param(i, args, sig)] for i in entry.info.input_writes],
+        code.outputs[n_out:])]
+    result_lines = _result_lines(entry, code.outputs[:n_out], namespace)
+    guarded = bool(entry.info.guards)
+    name = "_tj_entry"
+    lines = [f"def {name}({sig.params_source}):",
+             f"    if not _tj_tapes and {' and '.join(type_checks)}:"]
+    ind = "        "
+    lines += [ind + l for l in data_lines]
+    lines.append(ind + f"if {' and '.join(value_checks) or 'True'}:")
+    ind += "    "
+    if guarded:
+        lines.append(ind + "try:")
+        ind += "    "
+    lines += [ind + l for l in body + code.ref_writes + writes]
+    if guarded:
+        lines.append(ind[:-4] + "except _tj_GuardFailure:")
+        lines.append(ind + "pass")
+        lines.append(ind[:-4] + "else:")
+    lines += [ind + l for l in result_lines]
+    lines.append(f"    return _tj_slow({sig.args_expr()}, {sig.kwargs_expr()})")
+    source = "\n".join(lines) + "\n"
+    fn = _define(source, namespace, name)
+    entry_point = jit_function.entry_point
+    entry_point.__code__ = fn.__code__.replace(co_name=entry_point.__code__.co_name)
+    # the code object reads globals from the entry point's own namespace: refresh it
+    entry_point.__globals__.clear()
+    entry_point.__globals__.update(namespace)
+    watch_tapes(entry_point)
+    entry_point._tj_source = source
+    jit_function.hot_entry = entry
+    return True
+
+
+def _leaf_param(leaf_index, args, sig):
+    """The positional parameter index holding flat input ``leaf_index``."""
+    count = -1
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            count += 1
+            if count == leaf_index:
+                return i
+    raise IndexError(leaf_index)
+
+
+def _result_lines(entry, outputs, namespace):
+    struct = entry.out_struct
+    if struct == pytree.TENSOR:
+        return [f"_tj_r = _tj_new(_tj_Tensor); _tj_r._data = {outputs[0]}; _tj_r._var = None",
+                "return _tj_r"]
+    lines = []
+    names = []
+    for k, out in enumerate(outputs):
+        lines.append(f"_tj_r{k} = _tj_new(_tj_Tensor); _tj_r{k}._data = {out}; _tj_r{k}._var = None")
+        names.append(f"_tj_r{k}")
+    if struct[0] == "tuple" and all(s == pytree.TENSOR for s in struct[1]):
+        lines.append(f"return ({''.join(n + ', ' for n in names)})")
+    else:
+        namespace["_tj_out_struct"] = struct
+        lines.append(f"return _tj_unflatten(_tj_out_struct, [{', '.join(names)}])")
+    return lines

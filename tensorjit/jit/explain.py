@@ -1,0 +1,61 @@
+"""``explain(fn)(*args)``: what compiling ``fn`` did for these arguments -- the graphs,
+graph breaks with their reasons and source lines, fallbacks, guards and recompilations."""
+
+
+class Explanation:
+    def __init__(self, jit_function, entry, result):
+        self.jit_function = jit_function
+        self.entry = entry
+        self.result = result
+        info = entry.info
+        self.capture_mode = info.mode
+        self.graph_count = info.graph_count
+        self.breaks = list(info.breaks)
+        self.break_count = len(self.breaks)
+        self.fallbacks = list(info.fallbacks)
+        self.guards = list(info.guards)
+        self.compilations = [(e.reason, e.seconds) for e in jit_function.events]
+        self.recompile_count = max(0, len(self.compilations) - 1)
+        self.shape_generic = entry.shapes is None
+
+    def __str__(self):
+        jf = self.jit_function
+        opts = jf.opts
+        lines = [f"explain {jf.name}: capture_mode={opts.capture_mode}, "
+                 f"jit_level={opts.jit_level}, backend={opts.backend}",
+                 f"  graphs for this call: {self.graph_count} "
+                 f"({self.entry.graph.count_nodes()} nodes"
+                 f"{', reused for any input shapes' if self.shape_generic else ''})"]
+        if self.breaks:
+            lines.append(f"  graph breaks: {self.break_count}")
+            lines += [f"    - {reason} at {source}" for reason, source in self.breaks]
+        else:
+            lines.append("  graph breaks: none")
+        if self.fallbacks:
+            lines.append(f"  statements run as Python (fallback): {len(self.fallbacks)}")
+            lines += [f"    - {what} at {source}" for what, source in self.fallbacks]
+        if self.guards:
+            lines.append(f"  guards on values ({len(self.guards)}):")
+            lines += [f"    - {g}" for g in self.guards]
+        else:
+            lines.append("  guards on values: none (input types, shapes and dtypes only)")
+        lines.append(f"  compilations: {len(self.compilations)} "
+                     f"(recompilations: {self.recompile_count})")
+        lines += [f"    #{i + 1} {reason} ({seconds * 1e3:.1f} ms)"
+                  for i, (reason, seconds) in enumerate(self.compilations)]
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def explain(fn, **jit_options):
+    """``explain(fn)(*args)`` runs ``fn`` jitted (``fn`` may already be jitted, else
+    ``jit_options`` apply) and returns an ``Explanation``; ``print`` it to read it."""
+    from . import jit
+    jitted = fn if getattr(fn, "_tj_jit", None) is not None and not jit_options else jit(fn, **jit_options)
+    jit_function = jitted._tj_jit
+
+    def explained(*args, **kwargs):
+        result = jit_function.call(args, kwargs)
+        return Explanation(jit_function, jit_function.last_entry, result)
+    return explained

@@ -1,0 +1,283 @@
+"""JitFunction: the state behind one jitted callable, and its slow path.
+
+A call first runs the generated dispatcher (dispatch.py) which, for the hottest graph,
+checks cheap guards and runs the graph's code inline. Anything else lands in
+``JitFunction.call``: compute the cache key, try the cached entries (their value guards run
+inside the graph), or capture -> optimize -> compile a new entry.
+"""
+import time
+import types
+import warnings
+
+from .. import pytree
+from ..tensor import Tensor
+from ..ops.primitive import state
+from ..ops.effects import GuardFailure
+from ..passes.pipeline import optimize
+from .. import backend as backends
+from .cache import CACHE, function_key
+from .signature import call_signature
+from . import dispatch
+
+RECOMPILE_WARNING_THRESHOLD = 8
+STATS = {"compiles": 0}       # process-wide count of graph compilations (tests, bench)
+HOT_AFTER_SLOW_HITS = 2
+
+
+class Entry:
+    """One compiled version of a function: a graph, its code, and when it applies."""
+
+    def __init__(self, graph, executable, out_struct, shapes, info):
+        self.graph = graph
+        self.executable = executable
+        self.fn = executable.fn
+        self.out_struct = out_struct
+        self.shapes = shapes                 # input shapes, or None if shape-generic
+        self.info = info                     # CaptureInfo: guards, breaks, fallbacks, writes
+        self.slow_hits = 0
+
+    def run(self, leaves):
+        outs = self.fn(*[leaf._data for leaf in leaves])
+        n_out = len(outs) - len(self.info.input_writes)
+        for position, value in zip(self.info.input_writes, outs[n_out:]):
+            leaves[position]._data = value
+        return pytree.unflatten(self.out_struct, [Tensor._wrap(o) for o in outs[:n_out]])
+
+
+class CaptureInfo:
+    """What a capture found out, for guards, write-backs and ``explain``."""
+
+    def __init__(self, mode):
+        self.mode = mode
+        self.guards = []            # human-readable guard descriptions
+        self.breaks = []            # graph breaks (bytecode): (reason, source)
+        self.fallbacks = []         # statements run as Python (ast): (construct, source)
+        self.input_writes = []      # input positions written in place by the function
+        self.graph_count = 1
+        self.shape_dependent = False
+
+
+class CompileEvent:
+    def __init__(self, reason, seconds, entry):
+        self.reason, self.seconds, self.entry = reason, seconds, entry
+
+
+def resolve_target(fn):
+    """(callable to capture, display name, whether the jitted callable is an unbound
+    method whose first parameter is ``self``)."""
+    from ..nn.cell import Cell
+    if isinstance(fn, Cell):
+        return fn, type(fn).__name__, fn.construct
+    if isinstance(fn, types.MethodType):
+        return fn, fn.__func__.__qualname__, fn
+    if callable(fn):
+        return fn, getattr(fn, "__qualname__", type(fn).__name__), fn
+    raise TypeError(f"jit: expected a function, method or Cell, got "
+                    f"{type(fn).__name__} {fn!r}, which is not callable")
+
+
+class JitFunction:
+    def __init__(self, fn, opts):
+        self.fn = fn
+        self.opts = opts
+        self.target, self.name, signature_source = resolve_target(fn)
+        self.signature = call_signature(signature_source)
+        self.fn_key = function_key(fn)
+        self.opts_key = opts.key()
+        self.static_positions = self._static_positions()
+        self.events = []             # CompileEvent per compilation
+        self.guard_failures = []     # descriptions of guard failures that caused a retry
+        self._warned = False
+        self.hot_entry = None
+        self.hot_installs = 0
+        self.last_entry = None
+        self.entry_point = dispatch.build_entry_point(self)
+
+    def _static_positions(self):
+        positions = set()
+        arity = len(self.signature.positional)
+        for i in self.opts.static_argnums:
+            if self.signature.varargs is None and not -arity <= i < arity:
+                raise ValueError(f"jit: static_argnums {i} is out of range for "
+                                 f"{self.name}, which takes {arity} positional argument(s)")
+            positions.add(i % arity if i < 0 and arity else i)
+        for name in self.opts.static_argnames:
+            if name in self.signature.positional:
+                positions.add(self.signature.positional.index(name))
+            elif name not in self.signature.kwonly and self.signature.varkw is None:
+                raise ValueError(f"jit: static_argnames {name!r} is not a parameter of "
+                                 f"{self.name}")
+        return frozenset(positions)
+
+    # ---- keys --------------------------------------------------------------------------
+    def _static_value(self, value, label):
+        if isinstance(value, Tensor):
+            raise TypeError(f"jit: static argument {label} of {self.name} is a Tensor; static "
+                            f"arguments must be hashable Python values")
+        try:
+            hash(value)
+        except TypeError:
+            raise TypeError(f"jit: static argument {label} of {self.name} is unhashable "
+                            f"({type(value).__name__}: {value!r}); static arguments must be "
+                            f"hashable (use a tuple instead of a list)") from None
+        return ("static", value)
+
+    def flatten_call(self, args, kwargs):
+        leaves = []
+        arg_structs = []
+        names = self.signature.positional
+        for i, value in enumerate(args):
+            if i in self.static_positions:
+                label = f"{i} ({names[i]!r})" if i < len(names) else str(i)
+                arg_structs.append(self._static_value(value, label))
+            else:
+                arg_structs.append(pytree.flatten(value, leaves))
+        kw_structs = []
+        for key in kwargs:
+            if key in self.opts.static_argnames:
+                kw_structs.append(self._static_value(kwargs[key], repr(key)))
+            else:
+                kw_structs.append(pytree.flatten(kwargs[key], leaves))
+        struct = (tuple(arg_structs), tuple(kwargs), tuple(kw_structs))
+        return struct, leaves
+
+    def rebuild_call(self, struct, leaves):
+        it = iter(leaves)
+        args = tuple(pytree._build(s, it) for s in struct[0])
+        kwargs = {k: pytree._build(s, it) for k, s in zip(struct[1], struct[2])}
+        return args, kwargs
+
+    def key_of(self, struct, leaves):
+        dtypes = tuple(leaf.dtype for leaf in leaves)
+        shapes = tuple(tuple(leaf.shape) for leaf in leaves)
+        return (self.fn_key, self.opts_key, struct, dtypes), shapes
+
+    # ---- the slow path ----------------------------------------------------------------
+    def call(self, args, kwargs):
+        if state.capture is not None:
+            # Inside another capture (a jitted function calling this one): its graph
+            # absorbs our body, as MindSpore does for nested jit.
+            return self.target(*args, **kwargs)
+        if state.tapes:
+            # Differentiating through a jitted call: run the body so the tape sees every
+            # primitive (correct gradients; the compiled graph is used outside of grad).
+            return self.target(*args, **kwargs)
+        struct, leaves = self.flatten_call(args, kwargs)
+        key, shapes = self.key_of(struct, leaves)
+        tried = set()
+        result = self._run_cached(key, shapes, leaves, tried, args, kwargs)
+        if result is not _MISS:
+            return result
+        with CACHE.compile_lock(key):
+            result = self._run_cached(key, shapes, leaves, tried, args, kwargs)
+            if result is not _MISS:
+                return result
+            reason = self._compile_reason(tried)
+            return self._compile_and_run(key, shapes, struct, leaves, reason)
+
+    def _run_cached(self, key, shapes, leaves, tried, args, kwargs):
+        for entry in CACHE.candidates(key, shapes):
+            if id(entry) in tried:
+                continue
+            tried.add(id(entry))
+            try:
+                result = entry.run(leaves)
+            except GuardFailure as failure:
+                self.guard_failures.append(failure.description)
+                continue
+            CACHE.promote(key, entry)
+            self.last_entry = entry
+            entry.slow_hits += 1
+            # back off exponentially so entries taking turns do not regenerate code forever
+            needed = HOT_AFTER_SLOW_HITS << min(self.hot_installs, 16)
+            if entry.slow_hits >= needed and entry is not self.hot_entry:
+                if dispatch.install_hot_entry(self, entry, args, kwargs, leaves):
+                    self.hot_installs += 1
+                    entry.slow_hits = 0
+            return result
+        return _MISS
+
+    def _compile_reason(self, tried):
+        if not self.events:
+            return "first call"
+        if tried and self.guard_failures:
+            return f"guard failed: {self.guard_failures[-1]}"
+        return "new input structure, shapes or dtypes"
+
+    def _compile_and_run(self, key, shapes, struct, leaves, reason):
+        start = time.perf_counter()
+        entry, result = self.compile(struct, leaves, shapes, run=True)
+        STATS["compiles"] += 1
+        CACHE.add(key, entry)
+        self.last_entry = entry
+        self.events.append(CompileEvent(reason, time.perf_counter() - start, entry))
+        self._warn_if_recompiling()
+        return result
+
+    def _warn_if_recompiling(self):
+        if len(self.events) > RECOMPILE_WARNING_THRESHOLD and not self._warned:
+            self._warned = True
+            warnings.warn(
+                f"tensorjit: {self.name} has been compiled {len(self.events)} times (latest "
+                f"cause: {self.events[-1].reason}). Recompiling on every call is slow: pass "
+                f"changing Python values as tensors (or mutable()), or see "
+                f"tensorjit.explain({self.name}).", RuntimeWarning, stacklevel=4)
+
+    def compile(self, struct, leaves, shapes, run):
+        """Capture, optimize and compile. With ``run`` (trace mode) the capture is the real
+        first call and its results are returned; otherwise parameters are restored."""
+        from ..capture import capture_graph
+        captured = capture_graph(self, struct, leaves, run=run)
+        optimize(captured.graph, self.opts.jit_level)
+        executable = backends.compile(captured.graph, self.opts.backend,
+                                      name=_identifier(self.name))
+        generic = executable.shape_generic and not captured.info.shape_dependent
+        entry = Entry(captured.graph, executable, captured.out_struct,
+                      None if generic else shapes, captured.info)
+        if captured.result is _NOT_RUN:
+            return entry, entry.run(leaves)
+        return entry, captured.result
+
+    # ---- lowering ---------------------------------------------------------------------
+    def lower(self, *args, **kwargs):
+        struct, leaves = self.flatten_call(args, kwargs)
+        key, shapes = self.key_of(struct, leaves)
+        candidates = CACHE.candidates(key, shapes)
+        if candidates:
+            return Lowered(self, candidates[0])
+        entry, _ = self.compile(struct, leaves, shapes, run=False)
+        return Lowered(self, entry)
+
+
+_MISS = object()
+_NOT_RUN = object()
+
+
+def _identifier(name):
+    cleaned = "".join(c if c.isalnum() else "_" for c in name.split(".")[-1])
+    return cleaned if cleaned and not cleaned[0].isdigit() else "graph_fn"
+
+
+class Lowered:
+    """What ``jitted.lower(*args)`` returns: the optimized graph and its generated code."""
+
+    def __init__(self, jit_function, entry):
+        self.jit_function = jit_function
+        self.entry = entry
+        self.graph = entry.graph
+
+    def as_text(self):
+        return self.graph.as_text()
+
+    def as_dot(self):
+        return self.graph.to_dot()
+
+    @property
+    def code(self):
+        return self.entry.executable.source
+
+    def compile(self):
+        return self
+
+    def __str__(self):
+        return self.as_text()

@@ -1,0 +1,73 @@
+"""Validation of ``jit``'s arguments, up front, with errors that list the valid values."""
+from ..passes.pipeline import LEVELS
+from ..backend import BACKENDS
+
+CAPTURE_MODES = ("ast", "bytecode", "trace")
+# option name -> allowed values (None: any bool)
+OPTIONS = {
+    "exec_order": ("bfs", "dfs"),
+    "disable_format_transform": None,
+    "infer_boost": ("on", "off"),
+    "ge_options": dict,
+}
+
+
+class JitOptions:
+    __slots__ = ("capture_mode", "jit_level", "backend", "fullgraph", "dynamic",
+                 "static_argnums", "static_argnames", "options")
+
+    def key(self):
+        return (self.capture_mode, self.jit_level, self.backend, self.fullgraph,
+                self.static_argnums, self.static_argnames,
+                tuple(sorted((k, repr(v)) for k, v in self.options.items())))
+
+
+def _choice(name, value, allowed):
+    if value not in allowed:
+        raise ValueError(f"jit: {name} must be one of {', '.join(repr(a) for a in allowed)}; "
+                         f"got {value!r}")
+    return value
+
+
+def validate(capture_mode, jit_level, backend, fullgraph, dynamic, static_argnums,
+             static_argnames, options):
+    opts = JitOptions()
+    opts.capture_mode = _choice("capture_mode", capture_mode, CAPTURE_MODES)
+    opts.jit_level = _choice("jit_level", jit_level, LEVELS)
+    backend = backend or "ms_backend"
+    opts.backend = _choice("backend", backend, BACKENDS)
+    if not isinstance(fullgraph, bool):
+        raise ValueError(f"jit: fullgraph must be True or False, got {fullgraph!r}")
+    if not isinstance(dynamic, bool):
+        raise ValueError(f"jit: dynamic must be True or False, got {dynamic!r}")
+    opts.fullgraph, opts.dynamic = fullgraph, dynamic
+    if static_argnums is None:
+        static_argnums = ()
+    elif isinstance(static_argnums, int):
+        static_argnums = (static_argnums,)
+    static_argnums = tuple(static_argnums)
+    if not all(isinstance(i, int) for i in static_argnums):
+        raise ValueError(f"jit: static_argnums must be ints, got {static_argnums!r}")
+    if static_argnames is None:
+        static_argnames = ()
+    elif isinstance(static_argnames, str):
+        static_argnames = (static_argnames,)
+    static_argnames = tuple(static_argnames)
+    if not all(isinstance(n, str) for n in static_argnames):
+        raise ValueError(f"jit: static_argnames must be strings, got {static_argnames!r}")
+    opts.static_argnums, opts.static_argnames = static_argnums, static_argnames
+    for name, value in options.items():
+        if name not in OPTIONS:
+            raise ValueError(f"jit: unknown option {name!r}; valid options are "
+                             f"{', '.join(sorted(OPTIONS))}")
+        allowed = OPTIONS[name]
+        if allowed is None:
+            if not isinstance(value, bool):
+                raise ValueError(f"jit: option {name} must be True or False, got {value!r}")
+        elif allowed is dict:
+            if not isinstance(value, dict):
+                raise ValueError(f"jit: option {name} must be a dict, got {value!r}")
+        else:
+            _choice(f"option {name}", value, allowed)
+    opts.options = dict(options)
+    return opts

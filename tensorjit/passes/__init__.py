@@ -1,0 +1,1 @@
+"""Graph passes, one file each; pipeline.py chooses them per jit_level."""
