@@ -29,14 +29,28 @@ class Tape:
         self.keep.append(tensor)
         return node
 
-    def record(self, prim, args, params, result):
+    def record(self, prim, args, params, result, saved=None):
+        """Append a primitive call if it depends on a watched tensor. Returns the
+        (inputs, outputs) saved for its VJP, which the next active tape shares."""
         ids = self.ids
         in_ids = [ids.get(id(a)) for a in args]
         if all(i is None for i in in_ids):
-            return
+            return saved
         outs = result if prim.multiple_results else (result,)
         out_ids = [self.watch(o) for o in outs]
-        self.entries.append((prim, args, params, outs, in_ids, out_ids))
+        if saved is None:
+            # The VJP needs the values of this call: a later in-place update (+=, setitem)
+            # rebinds the same Tensor objects, so save aliases of the current values. They
+            # map to the same nodes, so an enclosing tape sees the backward pass's inputs.
+            saved = tuple(map(_alias, args)), tuple(map(_alias, outs))
+        saved_args, saved_outs = saved
+        for t, node in zip(saved_args, in_ids):
+            if node is not None:
+                ids[id(t)] = node
+        for t, node in zip(saved_outs, out_ids):
+            ids[id(t)] = node
+        self.entries.append((prim, saved_args, params, saved_outs, in_ids, out_ids))
+        return saved
 
     def alias(self, target, value):
         """``target`` now holds ``value`` (an in-place update)."""
@@ -154,7 +168,8 @@ def _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs):
         if not isinstance(arg, Tensor):
             raise TypeError(f"grad of {name}: argument {p} is a {type(arg).__name__}, not a "
                             f"Tensor, so it cannot be differentiated")
-        if any(args[q] is arg for q in positions if q != p) or tape.node_of(arg) is not None:
+        if any(args[q] is arg for q in range(len(args)) if q != p) or \
+                tape.node_of(arg) is not None:
             arg = _alias(arg)          # the same tensor at two positions: two inputs
             args[p] = arg
         arg_nodes.append(tape.watch(arg))

@@ -52,14 +52,15 @@ def as_dtype(dtype):
         if name == "bfloat16":
             return bfloat16
         try:
-            return np.dtype(name)
+            result = np.dtype(name)
         except TypeError:
-            pass
-        raise TypeError(f"unknown dtype name {dtype!r}")
-    try:
-        result = np.dtype(dtype)
-    except TypeError:
-        raise TypeError(f"cannot interpret {dtype!r} as a dtype") from None
+            raise TypeError(f"unknown dtype name {dtype!r} (supported: "
+                            f"{', '.join(d.name for d in ALL_DTYPES)})") from None
+    else:
+        try:
+            result = np.dtype(dtype)
+        except TypeError:
+            raise TypeError(f"cannot interpret {dtype!r} as a dtype") from None
     if result not in ALL_DTYPES:
         raise TypeError(f"dtype {result} is not supported by tensorjit "
                         f"(supported: {', '.join(d.name for d in ALL_DTYPES)})")

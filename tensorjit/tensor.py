@@ -80,6 +80,8 @@ class Tensor:
             if shape is None:
                 raise ValueError("Tensor: give input_data, or shape and dtype")
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            if any(d < 0 for d in shape):
+                raise ValueError(f"Tensor: shape {shape} has a negative dimension")
             dtype = dt.as_dtype(dtype) if dtype is not None else dt.float32
             if init is None:
                 data = np.zeros(shape, dtype)

@@ -36,9 +36,24 @@ def _out_size(size, kernel, stride, dilation, pad_before, pad_after):
     return (size + pad_before + pad_after - dilation * (kernel - 1) - 1) // stride + 1
 
 
+def _check_positive(op, **pairs):
+    for name, value in pairs.items():
+        if any(v < 1 for v in value):
+            raise ValueError(f"{op}: {name} must be positive, got {value}")
+
+
+def _check_window(op, in_hw, kernel, stride, dilation, pads):
+    """The (dilated) window must fit in the padded input at least once."""
+    oh = _out_size(in_hw[0], kernel[0], stride[0], dilation[0], pads[0], pads[1])
+    ow = _out_size(in_hw[1], kernel[1], stride[1], dilation[1], pads[2], pads[3])
+    if oh <= 0 or ow <= 0:
+        raise ValueError(f"{op}: kernel {kernel[0]}x{kernel[1]} (dilation {dilation}) is "
+                         f"larger than the padded input {in_hw[0]}x{in_hw[1]} (padding {pads})")
+
+
 def resolve_padding(pad_mode, padding, in_hw, kernel, stride, dilation, op):
     """(top, bottom, left, right) from MindSpore's pad_mode / padding arguments."""
-    pad_mode = pad_mode.lower()
+    pad_mode = pad_mode.lower() if isinstance(pad_mode, str) else pad_mode
     if pad_mode == "valid":
         if padding not in (0, (0, 0), (0, 0, 0, 0)):
             raise ValueError(f"{op}: padding must be 0 when pad_mode is 'valid', got {padding}")
@@ -51,13 +66,15 @@ def resolve_padding(pad_mode, padding, in_hw, kernel, stride, dilation, op):
         return tuple(pads)
     if pad_mode == "pad":
         if isinstance(padding, (int, np.integer)):
-            return (int(padding),) * 4
+            padding = (int(padding),) * 4
         padding = tuple(int(p) for p in padding)
         if len(padding) == 2:
-            return (padding[0], padding[0], padding[1], padding[1])
-        if len(padding) == 4:
-            return padding
-        raise ValueError(f"{op}: padding must be an int, 2 ints or 4 ints, got {padding}")
+            padding = (padding[0], padding[0], padding[1], padding[1])
+        if len(padding) != 4:
+            raise ValueError(f"{op}: padding must be an int, 2 ints or 4 ints, got {padding}")
+        if any(p < 0 for p in padding):
+            raise ValueError(f"{op}: padding must be non-negative, got {padding}")
+        return padding
     raise ValueError(f"{op}: pad_mode must be 'pad', 'same' or 'valid', got {pad_mode!r}")
 
 
@@ -73,6 +90,8 @@ def _windows(x, kernel, stride, padding, dilation, pad_value=0):
     dh, dw = dilation
     oh = (h - dh * (kh - 1) - 1) // sh + 1
     ow = (w - dw * (kw - 1) - 1) // sw + 1
+    if oh <= 0 or ow <= 0:
+        raise ValueError("the window is larger than the padded input")
     s = x.strides
     return np.lib.stride_tricks.as_strided(
         x, (n, c, oh, ow, kh, kw), (s[0], s[1], s[2] * sh, s[3] * sw, s[2] * dh, s[3] * dw),
@@ -144,11 +163,9 @@ def _conv_out_shape(op, x_shape, w_shape, stride, padding, dilation, groups):
     if groups < 1 or c % groups or o % groups or cg != c // groups:
         raise ValueError(f"{op}: input with {c} channels, weight {tuple(w_shape)} and "
                          f"groups={groups} do not fit (weight must be (out, in/groups, kh, kw))")
+    _check_window(op, (h, w), (kh, kw), stride, dilation, padding)
     oh = _out_size(h, kh, stride[0], dilation[0], padding[0], padding[1])
     ow = _out_size(w, kw, stride[1], dilation[1], padding[2], padding[3])
-    if oh <= 0 or ow <= 0:
-        raise ValueError(f"{op}: kernel {kh}x{kw} (dilation {dilation}) is larger than the "
-                         f"padded input {h}x{w} (padding {padding})")
     return (n, o, oh, ow)
 
 
@@ -220,9 +237,16 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
         x, w = _ew.cast(x, d), _ew.cast(w, d)
     stride = _pair(stride, "stride", "conv2d")
     dilation = _pair(dilation, "dilation", "conv2d")
+    _check_positive("conv2d", stride=stride, dilation=dilation)
     kernel = tuple(w.shape[2:])
     pads = resolve_padding(pad_mode, padding, tuple(x.shape[2:]), kernel, stride, dilation,
                            "conv2d")
+    _conv_out_shape("conv2d", x.shape, w.shape, stride, pads, dilation, int(groups))
+    if bias is not None:
+        bias = convert.as_tensor(bias, op="conv2d")
+        if tuple(bias.shape) != (w.shape[0],):
+            raise ValueError(f"conv2d: bias must have shape ({w.shape[0]},) for weight of "
+                             f"shape {tuple(w.shape)}, got {tuple(bias.shape)}")
     out = conv2d_p.bind(x, w, stride=stride, padding=pads, dilation=dilation,
                         groups=int(groups))
     if bias is not None:
@@ -277,7 +301,9 @@ def _pool_geometry(x, kernel_size, stride, pad_mode, padding, dilation, op):
     dilation = _pair(dilation, "dilation", op)
     if x.ndim != 4:
         raise ValueError(f"{op}: expected a 4-D NCHW input, got shape {tuple(x.shape)}")
+    _check_positive(op, kernel_size=kernel, stride=stride, dilation=dilation)
     pads = resolve_padding(pad_mode, padding, tuple(x.shape[2:]), kernel, stride, dilation, op)
+    _check_window(op, tuple(x.shape[2:]), kernel, stride, dilation, pads)
     return dict(kernel=kernel, stride=stride, padding=pads, dilation=dilation)
 
 

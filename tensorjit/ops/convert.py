@@ -1,5 +1,6 @@
 """Turning op arguments into Tensors: constants, promotion, axis normalisation."""
 import numbers
+import operator
 
 import numpy as np
 
@@ -10,7 +11,10 @@ from .primitive import state
 
 def constant(value, dtype=None):
     """A tensor holding ``value``; inside a capture it becomes a graph constant."""
-    array = np.asarray(value, dtype=dtype)
+    try:
+        array = np.asarray(value, dtype=dtype)
+    except OverflowError:     # a Python int outside an int dtype's range wraps, as in MindSpore
+        array = np.asarray(value).astype(dtype)
     if array.dtype not in dt.ALL_DTYPES:
         array = array.astype(dt.float32 if array.dtype.kind == "f" else dt.int64)
     t = Tensor._wrap(array)
@@ -73,6 +77,9 @@ def normalize_axes(axis, ndim, op):
         axis = axis.tolist()
     if isinstance(axis, (int, np.integer)):
         axis = (int(axis),)
+    if not isinstance(axis, (tuple, list)) or not all(
+            isinstance(a, (int, np.integer)) for a in axis):
+        raise TypeError(f"{op}: axis must be an int or a tuple of ints, got {axis!r}")
     axes = tuple(sorted(normalize_axis(int(a), ndim, op) for a in axis))
     if len(set(axes)) != len(axes):
         raise ValueError(f"{op}: repeated axis in {axis}")
@@ -85,7 +92,7 @@ def as_shape(shape, op):
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
     try:
-        return tuple(int(d) for d in shape)
+        return tuple(operator.index(d) for d in shape)
     except TypeError:
         raise TypeError(f"{op}: shape must be a sequence of ints, got {shape!r}") from None
 

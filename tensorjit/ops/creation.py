@@ -18,13 +18,15 @@ def _full_rule(shape, value, dtype):
 
 
 full_p = Primitive("full", lambda shape, value, dtype: np.full(shape, value, dtype),
-                   _full_rule, lambda ct, out: (), shape_generic=False)
+                   _full_rule, lambda ct, out, **params: (), shape_generic=False)
 
 
 def full(size, fill_value, *, dtype=None):
     shape = convert.as_shape(size, "full")
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
+    if not convert.is_scalar(fill_value):
+        raise TypeError(f"full: fill_value must be a number, got {type(fill_value).__name__}")
     dtype = dt.as_dtype(dtype) if dtype is not None else dt.scalar_dtype(fill_value)
     return full_p.bind(shape=shape, value=fill_value, dtype=dtype)
 
@@ -46,6 +48,8 @@ def arange(start=0, end=None, step=1, *, dtype=None):
     if end is None:
         start, end = 0, start
     values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if values[2] == 0:
+        raise ValueError("arange: step must not be zero")
     if dtype is None:
         dtype = dt.float32 if any(isinstance(v, float) for v in values) else dt.int64
     return convert.constant(np.arange(*values, dtype=dt.as_dtype(dtype)))
@@ -56,6 +60,8 @@ def linspace(start, end, steps, *, dtype=None):
 
 
 def eye(n, m=None, dtype=None):
+    if n < 0 or (m is not None and m < 0):
+        raise ValueError(f"eye: sizes must be non-negative, got n={n}, m={m}")
     return convert.constant(np.eye(n, m, dtype=dt.as_dtype(dtype or dt.float32)))
 
 
@@ -81,6 +87,8 @@ def _one_hot_shape(ndim, depth, axis):
 
 def tril(input, diagonal=0):
     x = convert.as_tensor(input, op="tril")
+    if x.ndim < 2:
+        raise ValueError(f"tril: expected a tensor of rank >= 2, got shape {tuple(x.shape)}")
     rows, cols = x.shape[-2], x.shape[-1]
     keep = convert.constant(np.tril(np.ones((rows, cols), bool), diagonal))
     return _ew.where(keep, x, _ew.zeros_like(x))
@@ -88,6 +96,8 @@ def tril(input, diagonal=0):
 
 def triu(input, diagonal=0):
     x = convert.as_tensor(input, op="triu")
+    if x.ndim < 2:
+        raise ValueError(f"triu: expected a tensor of rank >= 2, got shape {tuple(x.shape)}")
     rows, cols = x.shape[-2], x.shape[-1]
     keep = convert.constant(np.triu(np.ones((rows, cols), bool), diagonal))
     return _ew.where(keep, x, _ew.zeros_like(x))

@@ -159,39 +159,56 @@ def _slice_bound(value):
     raise TypeError(f"slice indices must be integers or None, got {type(value).__name__}")
 
 
-def normalize_index(index, x):
+def _index_array(item):
+    array = np.asarray(item)
+    if array.dtype == object or array.dtype.kind not in "iub":
+        raise TypeError(f"index list must hold ints or bools, got {item!r}")
+    return convert.constant(array)
+
+
+def normalize_index(index, x, op="getitem"):
     """Python index -> (spec, [int index tensors])."""
     if not isinstance(index, tuple):
         index = (index,)
-    spec, tensors = [], []
+    index = tuple(_index_array(i) if isinstance(i, (list, tuple, np.ndarray)) else i
+                  for i in index)
+    # axes of x consumed by the items (a bool mask consumes as many as it has dimensions)
+    used = sum(0 if i is None or i is Ellipsis else
+               i.ndim if isinstance(i, Tensor) and i.dtype == dt.bool_ else 1 for i in index)
+    spec, tensors, axis = [], [], 0
     for item in index:
         if item is None:
             spec.append(("n",))
         elif item is Ellipsis:
             spec.append(("e",))
+            axis += max(x.ndim - used, 0)
         elif isinstance(item, slice):
             spec.append(("s", _slice_bound(item.start), _slice_bound(item.stop),
                          _slice_bound(item.step)))
+            axis += 1
         elif isinstance(item, (bool, np.bool_)):
             raise TypeError("indexing with a Python bool is not supported; use a bool tensor")
         elif isinstance(item, (int, np.integer)):
             spec.append(("i", int(item)))
+            axis += 1
         else:
-            if isinstance(item, (list, tuple, np.ndarray)):
-                array = np.asarray(item)
-                if array.dtype == object or array.dtype.kind not in "iub":
-                    raise TypeError(f"index list must hold ints or bools, got {item!r}")
-                item = convert.constant(array)
             if not isinstance(item, Tensor):
                 raise TypeError(f"invalid index item of type {type(item).__name__}; use "
                                 f"ints, slices, None, ..., or integer/bool tensors")
             if item.dtype == dt.bool_:
+                covered = tuple(x.shape[axis:axis + item.ndim])
+                if tuple(item.shape) != covered:
+                    raise IndexError(f"{op}: bool index of shape {tuple(item.shape)} does not "
+                                     f"match the indexed axes {covered} (from axis {axis}) of "
+                                     f"a tensor of shape {tuple(x.shape)}")
+                axis += item.ndim
                 for coord in nonzero(item, as_tuple=True):
                     spec.append(("t",))
                     tensors.append(coord)
             elif dt.is_int(item.dtype):
                 spec.append(("t",))
                 tensors.append(item)
+                axis += 1
             else:
                 raise TypeError(f"index tensors must be integer or bool, got {item.dtype}")
     return tuple(spec), tensors
@@ -218,14 +235,14 @@ def setitem_value(x, index, value):
         value = _ew.cast(value, x.dtype)
     if _mask_like(index, x) and value.ndim == 0:
         return _ew.where(index, value, x)         # masked fill: no data-dependent shape
-    spec, tensors = normalize_index(index, x)
+    spec, tensors = normalize_index(index, x, "setitem")
     return index_put_p.bind(x, value, *tensors, spec=spec)
 
 
 def index_add(x, index, value):
     x = convert.as_tensor(x, op="index_add")
     value = convert.as_tensor(value, x.dtype, op="index_add")
-    spec, tensors = normalize_index(index, x)
+    spec, tensors = normalize_index(index, x, "index_add")
     return index_add_p.bind(x, value, *tensors, spec=spec)
 
 

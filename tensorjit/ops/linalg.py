@@ -46,6 +46,9 @@ matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, _matmul_vjp,
 def matmul(input, other):
     """NumPy-style matmul: 1-D operands are promoted to matrices and squeezed back."""
     x, y = convert.coerce_pair(input, other, "matmul")
+    if x.dtype == dt.bool_:
+        raise TypeError(f"matmul: bool tensors are not supported (shapes {tuple(x.shape)} "
+                        f"and {tuple(y.shape)})")
     if x.ndim == 0 or y.ndim == 0:
         raise ValueError(f"matmul: operands must not be scalars, got shapes "
                          f"{tuple(x.shape)} and {tuple(y.shape)}")

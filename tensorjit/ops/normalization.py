@@ -138,6 +138,15 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
     """MindSpore ``ops.batch_norm``. In training mode the running statistics are updated in
     place: ``running = (1 - momentum) * running + momentum * batch`` (unbiased variance)."""
     x = convert.as_tensor(input_x, op="batch_norm")
+    check_float("batch_norm", x.aval)
+    if x.ndim < 2:
+        raise ValueError(f"batch_norm: expected an input of rank >= 2 (N, C, ...), got shape "
+                         f"{tuple(x.shape)}")
+    for name, p in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        if p is not None and tuple(p.shape) != (x.shape[1],):
+            raise ValueError(f"batch_norm: {name} must have shape ({x.shape[1]},) for an "
+                             f"input of shape {tuple(x.shape)}, got {tuple(p.shape)}")
     if not training:
         shape = _channel_shape(x.ndim, x.shape[1])
         inv = _ew.rsqrt(_ew.add(running_var, eps))
@@ -202,6 +211,7 @@ layer_norm_p = Primitive("layer_norm", _ln_impl, _ln_rule, _ln_vjp, shape_generi
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """``ops.layer_norm`` over the trailing ``normalized_shape`` axes."""
     x = convert.as_tensor(input, op="layer_norm")
+    check_float("layer_norm", x.aval)
     normalized_shape = convert.as_shape(normalized_shape, "layer_norm")
     if tuple(x.shape[x.ndim - len(normalized_shape):]) != normalized_shape:
         raise ValueError(f"layer_norm: normalized_shape {normalized_shape} does not match the "

@@ -74,8 +74,9 @@ class Primitive:
         else:
             result = capture.record(self, args, params)
         if st.tapes and st.grad_enabled:
+            saved = None
             for tape in st.tapes:
-                tape.record(self, args, params, result)
+                saved = tape.record(self, args, params, result, saved)
         return result
 
     def abstract_eval(self, avals, params):

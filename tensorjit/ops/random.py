@@ -48,6 +48,8 @@ dropout_p = Primitive("dropout", _dropout_impl, _dropout_rule, _dropout_vjp,
 def dropout(input, p=0.5, training=True, seed=None):
     """Zero elements with probability ``p`` and scale the rest by 1/(1-p)."""
     x = convert.as_tensor(input, op="dropout")
+    if not 0 <= p <= 1:
+        raise ValueError(f"dropout: p must be in [0, 1], got {p}")
     if not training or p == 0:
         return x
     if p == 1:
@@ -63,10 +65,10 @@ def _sample_rule(shape, dtype):
 # fresh numbers on every call of a compiled graph, as in eager mode.
 uniform_p = Primitive("random_uniform",
                       lambda shape, dtype: _generator.random(shape).astype(dtype),
-                      _sample_rule, lambda ct, out: (), random=True, shape_generic=False)
+                      _sample_rule, lambda ct, out, **params: (), random=True, shape_generic=False)
 normal_p = Primitive("random_normal",
                      lambda shape, dtype: _generator.standard_normal(shape).astype(dtype),
-                     _sample_rule, lambda ct, out: (), random=True, shape_generic=False)
+                     _sample_rule, lambda ct, out, **params: (), random=True, shape_generic=False)
 
 
 def _size(size, op):
@@ -86,5 +88,7 @@ def randn(*size, dtype=None, seed=None):
 
 def randint(low, high, size, seed=None, *, dtype=None):
     shape = convert.as_shape(size, "randint")
+    if low >= high:
+        raise ValueError(f"randint: low ({low}) must be less than high ({high})")
     return convert.constant(_generator.integers(low, high, shape).astype(
         dt.as_dtype(dtype) if dtype is not None else dt.int64))

@@ -272,6 +272,8 @@ def split(tensor, split_size_or_sections, axis=0):
 
 def chunk(input, chunks, axis=0):
     x = convert.as_tensor(input, op="chunk")
+    if not isinstance(chunks, int) or chunks <= 0:
+        raise ValueError(f"chunk: chunks must be a positive int, got {chunks!r}")
     length = x.shape[convert.normalize_axis(axis, x.ndim, "chunk")]
     return split(x, max(1, -(-length // chunks)), axis)
 
@@ -284,6 +286,8 @@ def unbind(input, dim=0):
 def tile(input, dims):
     x = convert.as_tensor(input, op="tile")
     dims = convert.as_shape(dims, "tile")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"tile: repetitions must be non-negative, got {dims}")
     if len(dims) < x.ndim:
         dims = (1,) * (x.ndim - len(dims)) + dims
     x = reshape(x, (1,) * (len(dims) - x.ndim) + tuple(x.shape))
@@ -299,6 +303,8 @@ def repeat_interleave(input, repeats, axis=None):
     axis = convert.normalize_axis(axis, x.ndim, "repeat_interleave")
     if not isinstance(repeats, int):
         raise TypeError("repeat_interleave: only an int number of repeats is supported")
+    if repeats < 0:
+        raise ValueError(f"repeat_interleave: repeats must be non-negative, got {repeats}")
     shape = tuple(x.shape)
     expanded = broadcast_to(expand_dims(x, axis + 1),
                             shape[:axis + 1] + (repeats,) + shape[axis + 1:])
