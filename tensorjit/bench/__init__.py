@@ -1,0 +1,1 @@
+"""Benchmarks: the seed workloads (``workloads``) and, later, the benchmark runner."""
