@@ -7,6 +7,9 @@ so:
   * under a graph capture the backward pass is recorded into the same graph, and
   * an enclosing tape records the backward pass too (higher-order gradients).
 """
+import threading
+import weakref
+
 from . import dtype as dt
 from .tensor import Tensor, Parameter
 from .ops.primitive import state
@@ -93,15 +96,41 @@ class Tape:
         return cts
 
 
+# Compiled fast paths must not run while a tape records (the tape would not see their
+# primitives). Reading the thread-local state there is too slow, so each jitted callable
+# keeps the number of tapes active in any thread as a global of its own, updated here;
+# when it is non-zero they defer to the slow path, which checks this thread's tapes.
+_active_tapes = 0
+_tape_watchers = weakref.WeakSet()     # jitted entry points
+_tape_lock = threading.Lock()
+
+
+def watch_tapes(entry_point):
+    """Keep ``entry_point.__globals__['_tj_tapes']`` equal to the active tape count."""
+    with _tape_lock:
+        _tape_watchers.add(entry_point)
+        entry_point.__globals__["_tj_tapes"] = _active_tapes
+
+
+def _change_tape_count(delta):
+    global _active_tapes
+    with _tape_lock:
+        _active_tapes += delta
+        for fn in list(_tape_watchers):
+            fn.__globals__["_tj_tapes"] = _active_tapes
+
+
 class _push_tape:
     def __init__(self, tape):
         self.tape = tape
 
     def __enter__(self):
         state.tapes = state.tapes + (self.tape,)
+        _change_tape_count(1)
 
     def __exit__(self, *exc):
         state.tapes = tuple(t for t in state.tapes if t is not self.tape)
+        _change_tape_count(-1)
 
 
 class no_grad:
@@ -213,8 +242,14 @@ def _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs):
 
 
 def _alias(t):
+    """A new Tensor object holding ``t``'s current value (and graph value, if any)."""
     alias = Tensor._wrap(t._data)
-    alias._var = t._var
+    var = t._var
+    if var is None and state.capture is not None:
+        # an external tensor (a Parameter) under capture: the alias must stand for the
+        # same graph value, not become a second, frozen input of the graph
+        var = state.capture.value_of(t)
+    alias._var = var
     return alias
 
 

@@ -5,8 +5,13 @@ from .base import Capture, ConcretizationError, CaptureError, capture_scope, Tra
 
 
 class Captured:
-    def __init__(self, graph, out_struct, info, result):
+    """A capture's product: the (first) graph, the output structure, what was learnt
+    (CaptureInfo), the real result if the capture was the call itself (trace), and for
+    multi-graph captures a ``program(leaves) -> result`` running graphs and Python."""
+
+    def __init__(self, graph, out_struct, info, result, program=None):
         self.graph, self.out_struct, self.info, self.result = graph, out_struct, info, result
+        self.program = program
 
 
 def leaf_hints(jit_function, struct):

@@ -81,7 +81,7 @@ def install_hot_entry(jit_function, entry, args, kwargs, leaves):
     """Give the jitted callable an inline fast path for ``entry`` and calls like this one."""
     sig = jit_function.signature
     arity = sig.simple_arity
-    if arity is None or kwargs or len(args) != arity or jit_function.static_positions - set(range(arity)):
+    if not entry.single_graph or arity is None or kwargs or len(args) != arity or jit_function.static_positions - set(range(arity)):
         return False
     if any(isinstance(a, (tuple, list, dict)) for a in args):
         return False

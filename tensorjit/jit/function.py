@@ -25,18 +25,29 @@ HOT_AFTER_SLOW_HITS = 2
 
 
 class Entry:
-    """One compiled version of a function: a graph, its code, and when it applies."""
+    """One compiled version of a function, and when it applies.
 
-    def __init__(self, graph, executable, out_struct, shapes, info):
+    Usually one graph and its code. Captures that split a function into several graphs
+    with Python in between (ast fallbacks, bytecode graph breaks) supply ``program``, a
+    callable taking the flat input tensors and returning the call's result."""
+
+    def __init__(self, graph, executable, out_struct, shapes, info, program=None):
         self.graph = graph
         self.executable = executable
-        self.fn = executable.fn
+        self.fn = executable.fn if executable is not None else None
         self.out_struct = out_struct
         self.shapes = shapes                 # input shapes, or None if shape-generic
         self.info = info                     # CaptureInfo: guards, breaks, fallbacks, writes
+        self.program = program
         self.slow_hits = 0
 
+    @property
+    def single_graph(self):
+        return self.program is None
+
     def run(self, leaves):
+        if self.program is not None:
+            return self.program(leaves)
         outs = self.fn(*[leaf._data for leaf in leaves])
         n_out = len(outs) - len(self.info.input_writes)
         for position, value in zip(self.info.input_writes, outs[n_out:]):
@@ -228,15 +239,23 @@ class JitFunction:
         first call and its results are returned; otherwise parameters are restored."""
         from ..capture import capture_graph
         captured = capture_graph(self, struct, leaves, run=run)
-        optimize(captured.graph, self.opts.jit_level)
-        executable = backends.compile(captured.graph, self.opts.backend,
-                                      name=_identifier(self.name))
-        generic = executable.shape_generic and not captured.info.shape_dependent
-        entry = Entry(captured.graph, executable, captured.out_struct,
-                      None if generic else shapes, captured.info)
+        if captured.program is not None:
+            entry = Entry(captured.graph, None, captured.out_struct, shapes, captured.info,
+                          captured.program)
+        else:
+            executable = self.compile_graph(captured.graph)
+            generic = executable.shape_generic and not captured.info.shape_dependent
+            entry = Entry(captured.graph, executable, captured.out_struct,
+                          None if generic else shapes, captured.info)
         if captured.result is _NOT_RUN:
-            return entry, entry.run(leaves)
+            return entry, (entry.run(leaves) if run else None)
         return entry, captured.result
+
+    def compile_graph(self, graph, name=None):
+        """Optimize ``graph`` at this function's jit_level and compile it with its backend
+        (captures that produce several graphs call this for each)."""
+        optimize(graph, self.opts.jit_level)
+        return backends.compile(graph, self.opts.backend, name=_identifier(name or self.name))
 
     # ---- lowering ---------------------------------------------------------------------
     def lower(self, *args, **kwargs):
