@@ -69,6 +69,7 @@ def capture_graph(jit_function, struct, leaves, run):
     info.guards = [reason for reason, _ in capture.guards]
     info.input_writes = writes
     info.shape_dependent = capture.shape_dependent
+    info.uses_cells = capture.uses_cells
     if not run:
         return Captured(graph, out_struct, info, _NOT_RUN)
     for i in writes:

@@ -123,6 +123,7 @@ class Capture:
         self.final_assign = {}        # Ref -> value to write back when the graph finishes
         self.guards = []              # (reason, SourceInfo) in order, for explain
         self.shape_dependent = False
+        self.uses_cells = False
         self.initial_data = {}        # id(external tensor) -> its data when first read
 
     # ---- values ----------------------------------------------------------------------
@@ -178,6 +179,11 @@ class Capture:
 
     def constant_value(self, value):
         return value.value if isinstance(value, Literal) else self.graph.consts[value]
+
+    def note_cell(self, cell):
+        """A Cell ran during this capture: the graph depends on its mode and attributes."""
+        object.__setattr__(cell, "_tj_captured", True)
+        self.uses_cells = True
 
     # ---- primitive calls -------------------------------------------------------------
     def record(self, prim, args, params):

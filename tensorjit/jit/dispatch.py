@@ -23,6 +23,7 @@ from ..tensor import Tensor, Parameter
 from ..autodiff import watch_tapes
 from ..ops.effects import GuardFailure
 from ..backend.codegen import generate
+from ..nn.cell import STATE_VERSION
 
 _SCALAR_TYPES = (bool, int, float, str)
 _HOT_PREFIX = "_tj_h_"
@@ -103,6 +104,9 @@ def install_hot_entry(jit_function, entry, args, kwargs, leaves):
                 value_checks.append(f"{x}.shape == {tuple(value.shape)!r}")
     if len(input_names) != len(leaves):
         return False
+    if entry.cell_state is not None:          # built from Cells: their state must not change
+        namespace["_tj_cells"] = STATE_VERSION
+        type_checks.append(f"_tj_cells[0] == {entry.cell_state}")
     code = generate(entry.graph, prefix=_HOT_PREFIX, input_names=input_names,
                     local_prefix="_tj_")
     body = code.body

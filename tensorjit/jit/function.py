@@ -15,6 +15,7 @@ from ..ops.primitive import state
 from ..ops.effects import GuardFailure
 from ..passes.pipeline import optimize
 from .. import backend as backends
+from ..nn.cell import STATE_VERSION
 from .cache import CACHE, function_key
 from .signature import call_signature
 from . import dispatch
@@ -40,6 +41,8 @@ class Entry:
         self.info = info                     # CaptureInfo: guards, breaks, fallbacks, writes
         self.program = program
         self.slow_hits = 0
+        # the nn.Cell state version this entry was built with (None: uses no Cell)
+        self.cell_state = STATE_VERSION[0] if info.uses_cells else None
 
     @property
     def single_graph(self):
@@ -66,6 +69,7 @@ class CaptureInfo:
         self.input_writes = []      # input positions written in place by the function
         self.graph_count = 1
         self.shape_dependent = False
+        self.uses_cells = False
 
 
 class CompileEvent:
@@ -188,7 +192,8 @@ class JitFunction:
 
     def _run_cached(self, key, shapes, leaves, tried, args, kwargs):
         for entry in CACHE.candidates(key, shapes):
-            if id(entry) in tried:
+            if id(entry) in tried or (entry.cell_state is not None
+                                      and entry.cell_state != STATE_VERSION[0]):
                 continue
             tried.add(id(entry))
             try:

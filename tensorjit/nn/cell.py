@@ -14,6 +14,7 @@ from collections import OrderedDict
 from .. import dtype as dt
 from ..tensor import Tensor, Parameter
 from .. import ops
+from ..ops.primitive import state as _op_state
 
 __all__ = ["Cell", "ParameterTuple"]
 
@@ -57,6 +58,17 @@ def _cast_floats(value, dtype):
     return value
 
 
+# Bumped whenever a cell that some compiled graph was built from changes its mode or its
+# plain (non-Parameter) attributes: compiled entries remember the value they were built
+# with, and an entry built with another value is not used (see tensorjit.jit).
+STATE_VERSION = [0]
+
+
+def _bump_state(cell):
+    if cell.__dict__.get("_tj_captured"):
+        STATE_VERSION[0] += 1
+
+
 class Cell:
     """Base class of all layers and networks; subclasses define ``construct``."""
 
@@ -83,6 +95,9 @@ class Cell:
 
     def _run_construct(self, *args, **kwargs):
         """Run ``construct``: the single entry the compiler replaces for GRAPH_MODE."""
+        capture = _op_state.capture
+        if capture is not None:
+            capture.note_cell(self)
         if self._mixed_precision_type is not None:
             args = _cast_floats(args, self._mixed_precision_type)
             kwargs = {k: _cast_floats(v, self._mixed_precision_type) for k, v in kwargs.items()}
@@ -132,6 +147,7 @@ class Cell:
                 return
             if name in self._params_tuples:
                 self._params_tuples.pop(name)
+            _bump_state(self)
         object.__setattr__(self, name, value)
 
     def __getattr__(self, name):
@@ -281,6 +297,8 @@ class Cell:
     def set_train(self, mode=True):
         """Training (True) or inference (False) mode, for this cell and all below it."""
         for _, cell in self.cells_and_names():
+            if cell.training != bool(mode):
+                _bump_state(cell)
             object.__setattr__(cell, "training", bool(mode))
         return self
 
