@@ -73,6 +73,9 @@ def _has_numpy_float64(data):
 class Tensor:
     __slots__ = ("_data", "_var", "__weakref__")
     __array_priority__ = 1000      # NumPy defers `ndarray * Tensor` to Tensor.__rmul__
+    # Set (to int/float/bool) on tensors standing for a Python number that is only known
+    # at run time: they promote like that number would ("weak" type), see coerce_pair.
+    _weak_type = None
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False,
                  device=None):
@@ -88,6 +91,12 @@ class Tensor:
             else:
                 from .nn import initializer as _init
                 data = _init.initializer(init, shape, dtype).asnumpy()
+        elif isinstance(input_data, Tensor) and input_data._var is not None and \
+                _ops.state.capture is not None:
+            # Tensor(t) of a tensor inside a graph: a copy, not a constant
+            copy = _ops.identity(input_data if dtype is None else _ops.cast(input_data, dtype))
+            self._data, self._var = copy._data, copy._var
+            return
         else:
             data = _convert_data(input_data, dtype)
         self._data = data

@@ -9,9 +9,10 @@ class Captured:
     (CaptureInfo), the real result if the capture was the call itself (trace), and for
     multi-graph captures a ``program(leaves) -> result`` running graphs and Python."""
 
-    def __init__(self, graph, out_struct, info, result, program=None):
+    def __init__(self, graph, out_struct, info, result, program=None, executable=None):
         self.graph, self.out_struct, self.info, self.result = graph, out_struct, info, result
         self.program = program
+        self.executable = executable      # when the capture already compiled the graph
 
 
 def leaf_hints(jit_function, struct):
@@ -47,6 +48,9 @@ def capture_graph(jit_function, struct, leaves, run):
     assigned during the capture are restored afterwards."""
     from ..jit.function import CaptureInfo, _NOT_RUN
     mode = jit_function.opts.capture_mode
+    if mode == "bytecode":
+        from .bytecode import capture
+        return capture(jit_function, struct, leaves, run)
     if mode != "trace":
         raise NotImplementedError(
             f"capture_mode={mode!r} is not available yet; use capture_mode='trace'")

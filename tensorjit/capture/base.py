@@ -104,6 +104,12 @@ class Tracer(Tensor):
         return self._var.aval.dtype
 
 
+class WeakScalarTracer(Tracer):
+    """A Python number known only at run time, as a graph input that promotes like the
+    number would (a float32 tensor times it stays float32)."""
+    __slots__ = ("_weak_type",)
+
+
 def make_tracer(var, data=None):
     t = object.__new__(Tracer)
     t._data = data

@@ -248,7 +248,7 @@ class JitFunction:
             entry = Entry(captured.graph, None, captured.out_struct, shapes, captured.info,
                           captured.program)
         else:
-            executable = self.compile_graph(captured.graph)
+            executable = captured.executable or self.compile_graph(captured.graph)
             generic = executable.shape_generic and not captured.info.shape_dependent
             entry = Entry(captured.graph, executable, captured.out_struct,
                           None if generic else shapes, captured.info)

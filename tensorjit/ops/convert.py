@@ -48,7 +48,13 @@ def coerce_pair(x, y, op):
         dx, dy = x.dtype, y.dtype
         if dx == dy:
             return x, y
-        d = dt.promote_types(dx, dy)
+        wx, wy = x._weak_type, y._weak_type
+        if wy is not None and wx is None:      # a Python number known only at run time
+            d = dt.promote_with_scalar(dx, wy())
+        elif wx is not None and wy is None:
+            d = dt.promote_with_scalar(dy, wx())
+        else:
+            d = dt.promote_types(dx, dy)
         return (x if dx == d else cast(x, d)), (y if dy == d else cast(y, d))
     if x_is_tensor:
         if is_scalar(y):
