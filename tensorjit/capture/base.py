@@ -18,7 +18,6 @@ import sys
 
 import numpy as np
 
-from .. import dtype as dt
 from ..aval import ShapedArray
 from ..ir.graph import Graph, Node, Var, Literal, Ref, SourceInfo
 from ..ops.primitive import state, explain_failure

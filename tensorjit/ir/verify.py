@@ -1,6 +1,6 @@
 """The verifier: every value is defined once before use and every node's output types
 are what its primitive's shape rule says."""
-from .graph import Graph, Literal
+from .graph import Literal
 
 
 class IRVerificationError(Exception):

@@ -5,11 +5,10 @@ import types
 
 import numpy as np
 
-from ... import pytree
 from ...aval import ShapedArray
 from ...tensor import Tensor
-from ..base import Capture, capture_scope, make_tracer, WeakScalarTracer
-from .values import (Dynamic, TSlot, TConst, TSeq, TDict, freeze, build, is_number)
+from ..base import Capture, capture_scope, WeakScalarTracer
+from .values import Dynamic, TSlot, freeze, build, is_number
 from .frames import (freeze_frames, thaw_frames, initial_frame, packed_arguments,
                      unsupported_reason, check_version)
 from .guards import SlotGuard

@@ -1,7 +1,6 @@
 """Interpreter frames, their frozen snapshots, and which code objects can be followed."""
 import dis
 import sys
-import types
 
 from .values import freeze, thaw
 
