@@ -7,6 +7,6 @@ from . import ops
 from .ops import set_seed
 from .autodiff import grad, value_and_grad, vjp, no_grad
 from . import nn
-from .jit import jit, make_ir, explain
+from .jit import jit, make_ir, explain, mutable
 
 __version__ = "0.1.0"

@@ -56,7 +56,7 @@ def capture_graph(jit_function, struct, leaves, run):
             f"capture_mode={mode!r} is not available yet; use capture_mode='trace'")
     from .trace import TraceCapture, run_traced
     capture = TraceCapture(jit_function.name)
-    tracers = [capture.input(leaf.aval, hint, leaf._data)
+    tracers = [capture.input(leaf.aval, hint, leaf._data, leaf._weak_type)
                for leaf, hint in zip(leaves, leaf_hints(jit_function, struct))]
     args, kwargs = jit_function.rebuild_call(struct, tracers)
     try:

@@ -137,10 +137,14 @@ class Capture:
         self.known.add(id(var))
         return var
 
-    def input(self, aval, hint=None, data=None):
+    def input(self, aval, hint=None, data=None, weak_type=None):
         var = self.new_var(aval, hint)
         self.graph.inputs.append(var)
-        return make_tracer(var, data)
+        if weak_type is None:
+            return make_tracer(var, data)
+        tracer = object.__new__(WeakScalarTracer)
+        tracer._data, tracer._var, tracer._weak_type = data, var, weak_type
+        return tracer
 
     def value_of(self, t):
         """The graph value a tensor stands for, lifting unknown tensors as refs."""

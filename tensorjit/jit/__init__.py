@@ -2,6 +2,7 @@
 from .options import validate
 from .function import JitFunction, Lowered
 from .explain import explain, Explanation
+from .mutable import mutable
 
 
 def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False,

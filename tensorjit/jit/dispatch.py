@@ -20,6 +20,7 @@ import functools
 
 from .. import pytree
 from ..tensor import Tensor, Parameter
+from .mutable import WeakScalar
 from ..autodiff import watch_tapes
 from ..ops.effects import GuardFailure
 from ..backend.codegen import generate
@@ -64,7 +65,7 @@ def build_entry_point(jit_function):
 def _arg_guard(name, value, index, namespace):
     """A guard expression for one argument, or None if it cannot be checked cheaply."""
     kind = type(value)
-    if kind is Tensor or kind is Parameter:
+    if kind is Tensor or kind is Parameter or kind is WeakScalar:
         namespace[f"_tj_t{index}"] = kind
         return f"type({name}) is _tj_t{index}", True
     if value is None:

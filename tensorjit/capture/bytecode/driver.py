@@ -60,7 +60,7 @@ class SegmentState:
         if tracer is None:
             data = value._data if isinstance(value, Tensor) else value
             tracer = self.capture.input(ShapedArray(np.shape(data), data.dtype), f"s{slot}",
-                                        data)
+                                        data, getattr(value, "_weak_type", None))
             self._register_input(slot, tracer, converter)
             if slot not in self.root_slots:
                 self.guards.append(SlotGuard(slot, value, why="from before a break"))
