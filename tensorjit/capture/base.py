@@ -28,6 +28,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # modules whose own reads of shapes are bookkeeping, not user logic
 _INTERNAL_PREFIXES = ("tensorjit.ops", "tensorjit.tensor", "tensorjit.autodiff",
                       "tensorjit.capture", "tensorjit.jit", "tensorjit.nn")
+_USER_PROXIES = ("tensorjit.capture.bytecode",)
 
 
 class ConcretizationError(Exception):
@@ -73,7 +74,8 @@ class Tracer(Tensor):
         capture = state.capture
         if capture is not None:
             caller = sys._getframe(2).f_globals.get("__name__", "")
-            if not caller.startswith(_INTERNAL_PREFIXES):
+            # the bytecode interpreter acts for the user's code
+            if not caller.startswith(_INTERNAL_PREFIXES) or caller.startswith(_USER_PROXIES):
                 capture.shape_dependent = True
 
     @property
@@ -97,6 +99,10 @@ class Tracer(Tensor):
         if not shape:
             raise TypeError("len() of a 0-d tensor")
         return shape[0]
+
+    def __iter__(self):
+        self._note_shape_read()         # the number of items is the first dimension
+        return Tensor.__iter__(self)
 
     @property
     def dtype(self):

@@ -8,6 +8,7 @@ from tensorjit import Tensor, Parameter, nn, ops
 from tensorjit.bench import workloads
 from tensorjit.capture.bytecode import GraphBreakError
 from tensorjit.capture.bytecode import frames as bytecode_frames
+from tensorjit.jit.cache import CACHE
 from tensorjit.jit.function import STATS
 
 from programs import CASES, assert_same
@@ -300,3 +301,36 @@ def test_other_python_versions_are_refused_clearly(monkeypatch):
     with pytest.raises(RuntimeError, match=r"follows CPython 3\.99 bytecode.*use "
                                            r"capture_mode='ast' or 'trace'"):
         ms.jit(f, capture_mode="bytecode")(rand(2), rand(2), rand(2))
+
+
+def test_shape_reads_pin_shapes_and_elementwise_graphs_do_not():
+    def uses_shape(x):
+        return x * float(x.shape[-1]) + len(x)
+
+    def iterates(x):
+        total = x[0] * 0
+        for row in x:
+            total = total + row
+        return total
+
+    for fn in (uses_shape, iterates, f):
+        jitted = ms.jit(fn, capture_mode="bytecode")
+        for shape in ((2, 3), (2, 3), (2, 3), (4, 5), (3, 3)):
+            args = [rand(*shape, seed=k) for k in range(fn.__code__.co_argcount)]
+            assert_same(jitted(*args), fn(*args))
+    CACHE.clear()
+    before = STATS["compiles"]
+    jitted = ms.jit(f, capture_mode="bytecode")
+    for shape in ((2, 3), (4, 5), (7,)):
+        args = [rand(*shape, seed=k) for k in range(3)]
+        assert_same(jitted(*args), f(*args))
+    assert STATS["compiles"] - before == 1
+
+
+def test_set_train_after_compiling_a_cell_is_respected():
+    work = workloads.resnet_block("tiny")
+    cell = work.cell.set_train(True)
+    jitted = ms.jit(cell, capture_mode="bytecode")
+    jitted(*work.args)
+    cell.set_train(False)
+    assert_same(jitted(*work.args), cell(*work.args))

@@ -24,6 +24,8 @@ def capture(jit_function, struct, leaves, run):
     if single is not None:
         alternative, out_struct = single
         info = CaptureInfo("bytecode")
+        info.shape_dependent = alternative.shape_dependent
+        info.uses_cells = alternative.uses_cells
         return Captured(alternative.graph, out_struct, info, result,
                         executable=alternative.executable)
     first = next((a.graph for a in program.last_path if a.graph is not None), Graph(
@@ -39,8 +41,11 @@ class BytecodeInfo:
         self.program = program
         self.input_writes = []
         self.shape_dependent = True
-        self.uses_cells = False
         self.fallbacks = []
+
+    @property
+    def uses_cells(self):
+        return self.program.uses_cells
 
     @property
     def graph_count(self):

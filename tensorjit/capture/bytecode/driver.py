@@ -168,6 +168,7 @@ class Driver:
         program = Program(self)
         program.slot_count = len(leaves)
         program.root_slots = frozenset(range(len(leaves)))
+        program.uses_cells = False
         env = dict(enumerate(leaves))
         snapshot = self._initial_snapshot(program, struct, env)
         program.root = Segment(snapshot, _label_of(snapshot))
@@ -265,6 +266,9 @@ class Driver:
             terminator = self._branch(cond_slot, snapshot, payload)
         alternative = Alternative(state.guards, state.prelude_ops, executable, graph,
                                   state.inputs, graph_outputs, write_backs, terminator)
+        alternative.shape_dependent = state.capture.shape_dependent
+        alternative.uses_cells = state.capture.uses_cells
+        program.uses_cells = program.uses_cells or alternative.uses_cells
         segment.alternatives.append(alternative)
         path.append(alternative)
         if isinstance(terminator, Return):

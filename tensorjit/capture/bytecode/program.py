@@ -112,7 +112,7 @@ class PreludeOp:
 
 class Alternative:
     __slots__ = ("guards", "prelude", "executable", "graph", "inputs", "outputs",
-                 "write_backs", "terminator")
+                 "write_backs", "terminator", "shape_dependent", "uses_cells")
 
     def __init__(self, guards, prelude, executable, graph, inputs, outputs, write_backs,
                  terminator):
@@ -125,6 +125,8 @@ class Alternative:
                                           # write-back, see write_backs)
         self.write_backs = write_backs    # [(slot, output index)]: in-place updates
         self.terminator = terminator
+        self.shape_dependent = True       # set by the driver from its capture
+        self.uses_cells = False
 
     def run(self, env):
         """Run prelude and graph; False if this version does not apply to ``env``.
