@@ -39,6 +39,11 @@ class Explanation:
             lines += [f"    - {g}" for g in self.guards]
         else:
             lines.append("  guards on values: none (input types, shapes and dtypes only)")
+        memory = getattr(self.entry.graph, "memory", None)
+        if memory:
+            from ..passes.schedule import format_bytes
+            lines.append(f"  exec_order: {memory['exec_order']}, estimated peak memory of "
+                         f"intermediates: {format_bytes(memory['peak_bytes'])}")
         lines.append(f"  compilations: {len(self.compilations)} "
                      f"(recompilations: {self.recompile_count})")
         lines += [f"    #{i + 1} {reason} ({seconds * 1e3:.1f} ms)"

@@ -259,8 +259,9 @@ class JitFunction:
     def compile_graph(self, graph, name=None):
         """Optimize ``graph`` at this function's jit_level and compile it with its backend
         (captures that produce several graphs call this for each)."""
-        optimize(graph, self.opts.jit_level)
-        return backends.compile(graph, self.opts.backend, name=_identifier(name or self.name))
+        optimize(graph, self.opts.jit_level, self.opts.options)
+        return backends.compile(graph, self.opts.backend, name=_identifier(name or self.name),
+                                options=self.opts.options)
 
     # ---- lowering ---------------------------------------------------------------------
     def lower(self, *args, **kwargs):
@@ -299,6 +300,12 @@ class Lowered:
     @property
     def code(self):
         return self.entry.executable.source
+
+    @property
+    def peak_memory(self):
+        """Estimated peak bytes of intermediates under the chosen ``exec_order``."""
+        memory = getattr(self.graph, "memory", None)
+        return memory["peak_bytes"] if memory else None
 
     def compile(self):
         return self

@@ -117,44 +117,100 @@ def _col2im(cols, x_shape, kernel, stride, padding, dilation):
 # ---------------------------------------------------------------------------------------
 # convolution kernels
 
+def _padded(x, padding):
+    top, bottom, left, right = padding
+    if not any(padding):
+        return x
+    n, c, h, w = x.shape
+    xp = np.zeros((n, c, h + top + bottom, w + left + right), x.dtype)
+    xp[:, :, top:top + h, left:left + w] = x
+    return xp
+
+
+def _im2col(x, kernel, stride, padding, dilation):
+    """(N, C*KH*KW, OH*OW) columns, built with KH*KW strided slice copies (rows of the
+    result are contiguous, so the GEMM reads them at full speed)."""
+    xp = _padded(x, padding)
+    n, c, hp, wp = xp.shape
+    kh, kw = kernel
+    sh, sw = stride
+    dh, dw = dilation
+    oh = (hp - dh * (kh - 1) - 1) // sh + 1
+    ow = (wp - dw * (kw - 1) - 1) // sw + 1
+    if kh == kw == 1 and sh == sw == 1:
+        return xp.reshape(n, c, hp * wp), oh, ow
+    cols = np.empty((n, c, kh, kw, oh, ow), x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            cols[:, :, i, j] = xp[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                                  j * dw:j * dw + sw * (ow - 1) + 1:sw]
+    return cols.reshape(n, c * kh * kw, oh * ow), oh, ow
+
+
+def _col2im_rows(cols, x_shape, kernel, stride, padding, dilation, oh, ow):
+    """Transpose of ``_im2col``: sum (N, C*KH*KW, OH*OW) columns into (N, C, H, W)."""
+    n, c, h, w = x_shape
+    top, bottom, left, right = padding
+    kh, kw = kernel
+    sh, sw = stride
+    dh, dw = dilation
+    cols = cols.reshape(n, c, kh, kw, oh, ow)
+    if kh == kw == 1 and sh == sw == 1 and not any(padding):
+        return cols.reshape(n, c, h, w)
+    out = np.zeros((n, c, h + top + bottom, w + left + right), cols.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            out[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                j * dw:j * dw + sw * (ow - 1) + 1:sw] += cols[:, :, i, j]
+    return out[:, :, top:top + h, left:left + w]
+
+
 def _conv_impl(x, w, stride, padding, dilation, groups):
     n = x.shape[0]
     o, cg, kh, kw = w.shape
-    win = _windows(x, (kh, kw), stride, padding, dilation)
-    oh, ow = win.shape[2], win.shape[3]
+    cols, oh, ow = _im2col(x, (kh, kw), stride, padding, dilation)
     og = o // groups
-    out = np.empty((n, oh, ow, o), x.dtype)
-    for g in range(groups):
-        cols = win[:, g * cg:(g + 1) * cg].transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, cg * kh * kw)
-        wg = w[g * og:(g + 1) * og].reshape(og, cg * kh * kw)
-        out[..., g * og:(g + 1) * og] = (cols @ wg.T).reshape(n, oh, ow, og)
-    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
+    k = cg * kh * kw
+    if groups == 1:
+        out = np.matmul(w.reshape(o, k), cols)
+    else:
+        out = np.empty((n, o, oh * ow), x.dtype)
+        for g in range(groups):
+            out[:, g * og:(g + 1) * og] = np.matmul(w[g * og:(g + 1) * og].reshape(og, k),
+                                                    cols[:, g * k:(g + 1) * k])
+    return out.reshape(n, o, oh, ow).astype(x.dtype, copy=False)
 
 
 def _conv_input_grad_impl(dy, w, x_shape, stride, padding, dilation, groups):
     n, _, oh, ow = dy.shape
     o, cg, kh, kw = w.shape
     og = o // groups
-    dy_rows = dy.transpose(0, 2, 3, 1)                        # (N, OH, OW, O)
-    cols = np.empty((n, x_shape[1], oh, ow, kh, kw), dy.dtype)
-    for g in range(groups):
-        wg = w[g * og:(g + 1) * og].reshape(og, cg * kh * kw)
-        part = dy_rows[..., g * og:(g + 1) * og].reshape(-1, og) @ wg
-        cols[:, g * cg:(g + 1) * cg] = part.reshape(n, oh, ow, cg, kh, kw).transpose(0, 3, 1, 2, 4, 5)
-    return np.ascontiguousarray(_col2im(cols, x_shape, (kh, kw), stride, padding, dilation))
+    k = cg * kh * kw
+    rows = dy.reshape(n, o, oh * ow)
+    if groups == 1:
+        cols = np.matmul(w.reshape(o, k).T, rows)
+    else:
+        cols = np.empty((n, groups * k, oh * ow), dy.dtype)
+        for g in range(groups):
+            cols[:, g * k:(g + 1) * k] = np.matmul(w[g * og:(g + 1) * og].reshape(og, k).T,
+                                                   rows[:, g * og:(g + 1) * og])
+    dx = _col2im_rows(cols.astype(dy.dtype, copy=False), x_shape, (kh, kw), stride, padding,
+                      dilation, oh, ow)
+    return np.ascontiguousarray(dx)
 
 
 def _conv_weight_grad_impl(x, dy, w_shape, stride, padding, dilation, groups):
     n, _, oh, ow = dy.shape
     o, cg, kh, kw = w_shape
     og = o // groups
-    win = _windows(x, (kh, kw), stride, padding, dilation)
-    dw = np.empty(w_shape, x.dtype)
+    k = cg * kh * kw
+    cols, _, _ = _im2col(x, (kh, kw), stride, padding, dilation)
+    rows = dy.reshape(n, o, oh * ow)
+    dw = np.empty((o, k), x.dtype)
     for g in range(groups):
-        cols = win[:, g * cg:(g + 1) * cg].transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, cg * kh * kw)
-        dy_g = dy[:, g * og:(g + 1) * og].transpose(1, 0, 2, 3).reshape(og, n * oh * ow)
-        dw[g * og:(g + 1) * og] = (dy_g @ cols).reshape(og, cg, kh, kw)
-    return dw
+        part = np.matmul(rows[:, g * og:(g + 1) * og], cols[:, g * k:(g + 1) * k].transpose(0, 2, 1))
+        dw[g * og:(g + 1) * og] = part[0] if n == 1 else part.sum(axis=0, dtype=x.dtype)
+    return dw.reshape(w_shape)
 
 
 def _conv_out_shape(op, x_shape, w_shape, stride, padding, dilation, groups):

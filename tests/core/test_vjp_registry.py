@@ -104,6 +104,14 @@ def _call_params():
     return dict(graph=ms.make_ir(body)(zeros, zeros))
 
 
+def _fused_params():
+    """A ``fused`` node's sub-graph (O1 fusion): elementwise ops over f64[3, 4]."""
+    def body(a, b):
+        return (ms.ops.maximum(a * b + a, b) - 0.5,)
+    zeros = ms.Tensor(np.zeros((3, 4)))
+    return dict(graph=ms.make_ir(body)(zeros, zeros))
+
+
 def conv_out(size, k, s, d, before, after):
     return (size + before + after - d * (k - 1) - 1) // s + 1
 
@@ -215,6 +223,8 @@ SAMPLES = {
     "dropout": [C(rn(4, 5), params=dict(p=0.3), seed=7)],
     # graphs (control flow / calls of sub-graphs)
     "call": [C(rn(3), rn(3), params=_call_params)],
+    "fused": [C(rn(3, 4), rn(3, 4), params=_fused_params)],
+    "graph_sink": [C(rn(3), rn(3), params=_call_params)],
     # ---- samples for the primitives in NON_DIFFERENTIABLE (their VJP must be None/0)
     "sign": [C(away(3, 4))],
     "floor": [C(rn(3, 4))],

@@ -1,0 +1,195 @@
+"""``backend="GE"``: the whole graph sunk into one compiled unit.
+
+In MindSpore, GE ("Graph Engine") takes the whole graph and runs it as one unit on the
+device instead of launching kernels one by one from the front end. Here, on a CPU with
+NumPy, GE means:
+
+  * the graph's computation becomes ONE generated Python function (the *unit*) whose
+    body calls the fused native kernels, the BLAS (``np.matmul``) and convolution
+    routines and the NumPy ufuncs directly -- no primitive wrappers, no per-op dispatch;
+  * NumPy ufuncs whose operand dies at that node write into it (``np.add(a, b, out=a)``)
+    under the same ownership/liveness rules as ``passes/buffers.py``;
+  * the graph handed back to the jit holds a single ``graph_sink`` node calling the unit
+    (plus the parameter write-backs), so the jitted callable's fast path makes exactly
+    one call into compiled code: ``lower(...).as_text()`` shows the node and its body,
+    ``lower(...).code`` the unit's source.
+"""
+import numpy as np
+
+from ..ir.graph import Graph, Literal, Node, Var
+from ..ops import effects
+from ..ops.primitive import Primitive
+from . import codegen
+from .kernel_by_kernel import Executable
+
+
+def _sink_impl(*args, graph):
+    return unit_for(graph)(*args)
+
+
+def _sink_rule(*avals, graph):
+    return [v.aval for v in graph.outputs]
+
+
+def _sink_vjp(cts, outs, *args, graph):
+    from ..autodiff import vjp
+    from ..ir.interpret import bind_graph
+    _, pullback = vjp(lambda *xs: bind_graph(graph, xs), *args)
+    return pullback(*cts)
+
+
+graph_sink_p = Primitive("graph_sink", _sink_impl, _sink_rule, _sink_vjp,
+                         multiple_results=True, shape_generic=False)
+
+
+def _emit_sink(node, emitter):
+    unit = unit_for(node.params["graph"])
+    name = emitter.bind_global("ge_unit", unit)
+    args = [emitter.value(v) for v in node.inputs]
+    outs = [emitter.local(v) for v in node.outputs]
+    return [f"{''.join(o + ', ' for o in outs)}= {name}({', '.join(args)})"]
+
+
+codegen._SPECIAL.setdefault("graph_sink", _emit_sink)
+
+_UFUNC_OUT = {}
+
+
+def _ufunc(prim):
+    impl = prim.impl
+    return impl if isinstance(impl, np.ufunc) else None
+
+
+def unit_for(body):
+    unit = getattr(body, "_tj_unit", None)
+    if unit is None:
+        unit, source = _generate_unit(body)
+        body._tj_unit = unit
+        body._tj_unit_source = source
+    return unit
+
+
+def _inplace_plan(body):
+    """node index -> operand position a ufunc may overwrite."""
+    from ..passes.buffers import _fresh
+    alias, fresh, external = {}, {}, set(body.inputs) | set(body.consts)
+    for node in body.nodes:
+        owns = _fresh(node)
+        for o in node.outputs:
+            if owns:
+                alias[o], fresh[o] = o, True
+            else:
+                srcs = [alias.get(v, v) for v in node.inputs if not isinstance(v, Literal)]
+                alias[o] = srcs[0] if len(srcs) == 1 else o
+                fresh[o] = False
+                if len(srcs) > 1:
+                    external.update(srcs)
+        if node.prim.effect or body.subgraphs(node):
+            for v in node.inputs:
+                if not isinstance(v, Literal):
+                    external.add(alias.get(v, v))
+    last = {}
+    for i, node in enumerate(body.nodes):
+        for v in node.inputs:
+            if not isinstance(v, Literal):
+                last[alias.get(v, v)] = i
+    for v in body.outputs:
+        if not isinstance(v, Literal):
+            external.add(alias.get(v, v))
+    plan, taken = {}, set()
+    for i, node in enumerate(body.nodes):
+        if _ufunc(node.prim) is None or len(node.outputs) != 1 or node.params:
+            continue
+        out = node.outputs[0]
+        for j, v in enumerate(node.inputs):
+            if isinstance(v, Literal) or alias.get(v, v) is not v or not fresh.get(v):
+                continue
+            if v in external or v in taken or v.aval != out.aval or last.get(v) != i:
+                continue
+            if node.inputs.count(v) != 1:
+                continue
+            plan[i] = j
+            taken.add(v)
+            break
+    return plan
+
+
+def _generate_unit(body, name="ge_unit"):
+    emitter = codegen.Emitter()
+    names = codegen._input_names(body)
+    for var, n in zip(body.inputs, names):
+        emitter.names[var] = n
+    for var, value in body.consts.items():
+        emitter.names[var] = emitter.bind_global("const", value)
+    plan = _inplace_plan(body)
+    lines = []
+    for i, node in enumerate(body.nodes):
+        ufunc = _ufunc(node.prim)
+        if i in plan and ufunc is not None:
+            fn = emitter.bind_global(ufunc.__name__, ufunc)
+            args = [emitter.value(v) for v in node.inputs]
+            out = emitter.local(node.outputs[0])
+            lines.append(f"{out} = {fn}({', '.join(args)}, out={args[plan[i]]})")
+        elif node.prim.name == "matmul":
+            a, b = (emitter.value(v) for v in node.inputs)
+            lines.append(f"{emitter.local(node.outputs[0])} = np.matmul({a}, {b})")
+        else:
+            lines.extend(codegen.emit_node(node, emitter))
+    outputs = [emitter.value(v) for v in body.outputs]
+    source = "\n".join([f"def {name}({', '.join(names)}):"] + ["    " + l for l in lines] +
+                       [f"    return ({''.join(o + ', ' for o in outputs)})"]) + "\n"
+    namespace = dict(emitter.globals)
+    exec(compile(source, f"<tensorjit GE {name}>", "exec"), namespace)
+    return namespace[name], source
+
+
+def sink(graph):
+    """Move ``graph``'s computation into one ``graph_sink`` node (in place)."""
+    compute = [n for n in graph.nodes if n.prim is not effects.assign_p]
+    assigns = [n for n in graph.nodes if n.prim is effects.assign_p]
+    if not compute:
+        return None
+    body = Graph(graph.name + "_ge")
+    mapping = {}
+    outer_inputs = list(graph.inputs) + [r.var for r in graph.refs]
+    for v in outer_inputs:
+        mapping[v] = Var(v.aval, v.hint)
+        body.inputs.append(mapping[v])
+    for v, value in graph.consts.items():
+        new = Var(v.aval, v.hint)
+        mapping[v] = new
+        body.consts[new] = value
+
+    def m(v):
+        return v if isinstance(v, Literal) else mapping[v]
+
+    for node in compute:
+        outs = [Var(o.aval, o.hint) for o in node.outputs]
+        mapping.update(zip(node.outputs, outs))
+        body.nodes.append(Node(node.prim, [m(v) for v in node.inputs], node.params, outs,
+                               node.source))
+    defined = set(outer_inputs) | set(graph.consts)
+    carried = []
+    for v in list(graph.outputs) + [n.inputs[1] for n in assigns]:
+        if isinstance(v, Literal) or v in defined or v in carried:
+            continue
+        carried.append(v)
+    body.outputs = [m(v) for v in carried]
+    sink_node = Node(graph_sink_p, outer_inputs, {"graph": body}, carried)
+    kept_consts = {v: c for v, c in graph.consts.items()
+                   if any(v is x for x in graph.outputs) or
+                   any(v is n.inputs[1] for n in assigns)}
+    graph.consts = kept_consts
+    graph.nodes = [sink_node] + assigns if carried else assigns
+    return body
+
+
+def compile_ge(graph, name="graph_fn", input_names=None):
+    body = sink(graph)
+    if body is not None:
+        unit_for(body)
+    code = codegen.generate(graph, input_names=input_names)
+    fn, source = code.function(name)
+    if body is not None:
+        source = body._tj_unit_source + "\n" + source
+    return Executable(graph, code, fn, source, "GE")

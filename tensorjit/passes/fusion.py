@@ -1,0 +1,367 @@
+"""Operator fusion (O1): elementwise chains (with broadcasting) and elementwise producers
+into reductions become single ``fused`` nodes, each run by one generated native kernel
+(``backend/fused.py``).
+
+Steps:
+ 1. decompose ``softmax``, ``log_softmax``, ``layer_norm`` and ``batch_norm`` into
+    elementwise ops and keepdims reductions, so their producers and consumers fuse with them;
+ 2. grow groups in program order: a node joins the group of one of its producers if it
+    computes over the group's iteration shape S (elementwise over S, a reduction of S over
+    the group's axes R, or an elementwise op on per-row values) and joining creates no
+    cycle (no input reaches the group through a node outside it);
+ 3. keep groups worth a kernel (>= 2 nodes, >= ``MIN_ELEMENTS`` elements) and replace each
+    by one ``fused`` node whose ``graph`` param is the group as a closed sub-graph.
+
+Runs only when Numba is available: without it the separate NumPy kernels are as good.
+"""
+import math
+
+import numpy as np
+
+from ..aval import ShapedArray
+from ..ir.graph import Graph, Literal, Node, Var
+from ..backend import fused as _fused
+from .schedule import stable_toposort
+
+MIN_ELEMENTS = 4096        # smaller groups stay separate NumPy calls (call overhead wins)
+MAX_GROUP_NODES = 64
+MAX_GROUP_INPUTS = 24
+_REDUCTIONS = _fused.REDUCTIONS
+
+
+def _prim(name):
+    from ..ops.primitive import PRIMITIVES
+    return PRIMITIVES[name]
+
+
+class _Builder:
+    """Appends new nodes, typing their outputs with the primitives' shape rules."""
+
+    def __init__(self, source):
+        self.nodes = []
+        self.source = source
+
+    def __call__(self, name, *inputs, out=None, **params):
+        prim = _prim(name)
+        aval = prim.abstract_eval([v.aval for v in inputs], params)[0]
+        if out is None:
+            out = Var(aval)
+        elif out.aval != aval:
+            raise ValueError(f"decompose {name}: {out.aval} != {aval}")
+        self.nodes.append(Node(prim, inputs, params, [out], self.source))
+        return out
+
+
+def _lit(value, dtype):
+    return Literal(np.asarray(value, dtype=dtype))
+
+
+def _decompose_softmax(node, b, log=False):
+    (x,), axis = node.inputs, node.params["axis"]
+    d = x.aval.dtype
+    m = b("reduce_max", x, axes=(axis,), keepdims=True)
+    shifted = b("sub", x, m)
+    e = b("exp", shifted)
+    s = b("reduce_sum", e, axes=(axis,), keepdims=True)
+    if log:
+        b("sub", shifted, b("log", s), out=node.outputs[0])
+    else:
+        b("div", e, s, out=node.outputs[0])
+
+
+def _decompose_layer_norm(node, b):
+    x, gamma, beta = node.inputs
+    ndims, eps = node.params["ndims"], node.params["eps"]
+    d = x.aval.dtype
+    axes = tuple(range(x.aval.ndim - ndims, x.aval.ndim))
+    count = math.prod(x.aval.shape[a] for a in axes)
+    mean = b("div", b("reduce_sum", x, axes=axes, keepdims=True), _lit(count, d))
+    centered = b("sub", x, mean)
+    var = b("div", b("reduce_sum", b("mul", centered, centered), axes=axes, keepdims=True),
+            _lit(count, d))
+    normed = b("div", centered, b("sqrt", b("add", var, _lit(eps, d))))
+    b("add", b("mul", normed, gamma), beta, out=node.outputs[0])
+
+
+def _decompose_batch_norm(node, b):
+    x, gamma, beta = node.inputs
+    eps = node.params["eps"]
+    d = x.aval.dtype
+    nd = x.aval.ndim
+    c = x.aval.shape[1]
+    axes = (0,) + tuple(range(2, nd))
+    kshape = (1, c) + (1,) * (nd - 2)
+    count = math.prod(x.aval.shape[a] for a in axes)
+    mean = b("div", b("reduce_sum", x, axes=axes, keepdims=True), _lit(count, d))
+    centered = b("sub", x, mean)
+    var = b("div", b("reduce_sum", b("mul", centered, centered), axes=axes, keepdims=True),
+            _lit(count, d))
+    inv = b("div", _lit(1.0, d), b("sqrt", b("add", var, _lit(eps, d))))
+    g = b("reshape", gamma, shape=kshape)
+    bb = b("reshape", beta, shape=kshape)
+    scale = b("mul", g, inv)
+    shift = b("sub", bb, b("mul", b("mul", mean, g), inv))
+    y, mean_out, var_out = node.outputs
+    b("add", b("mul", x, scale), shift, out=y)
+    b("reshape", mean, shape=(c,), out=mean_out)
+    b("reshape", var, shape=(c,), out=var_out)
+
+
+_DECOMPOSE = {
+    "layer_norm": _decompose_layer_norm,
+    "batch_norm": _decompose_batch_norm,
+}
+# softmax needs exp: worth decomposing only where Numba's exp is vectorized (SVML)
+_DECOMPOSE_WITH_SVML = {
+    "softmax": lambda n, b: _decompose_softmax(n, b),
+    "log_softmax": lambda n, b: _decompose_softmax(n, b, log=True),
+}
+
+
+def decompose(graph, min_elements=None):
+    """Expand composite normalization primitives into fusible ops; make reductions
+    keepdims (a reshape restores the original shape). Returns the number of rewrites."""
+    min_elements = MIN_ELEMENTS if min_elements is None else min_elements
+    nodes, count = [], 0
+    for node in graph.nodes:
+        x = node.inputs[0] if node.inputs else None
+        native = (x is not None and not isinstance(x, Literal)
+                  and x.aval.dtype in (np.dtype(np.float32), np.dtype(np.float64))
+                  and math.prod(x.aval.shape) >= max(min_elements, 1))
+        rule = _DECOMPOSE.get(node.prim.name)
+        if rule is None and _fused._svml():
+            rule = _DECOMPOSE_WITH_SVML.get(node.prim.name)
+        if rule is not None and native:
+            b = _Builder(node.source)
+            rule(node, b)
+            nodes.extend(b.nodes)
+            count += 1
+            continue
+        if node.prim.name in _REDUCTIONS and not node.params["keepdims"] and native:
+            b = _Builder(node.source)
+            kept = b(node.prim.name, x, axes=node.params["axes"], keepdims=True)
+            b("reshape", kept, shape=tuple(node.outputs[0].aval.shape), out=node.outputs[0])
+            nodes.extend(b.nodes)
+            count += 1
+            continue
+        nodes.append(node)
+    graph.nodes = nodes
+    for node in graph.nodes:
+        for sub in graph.subgraphs(node):
+            count += decompose(sub, min_elements)
+    return count
+
+
+# ---------------------------------------------------------------------------------------
+# grouping
+
+class _Group:
+    __slots__ = ("id", "shape", "axes", "nodes", "values", "row", "inputs")
+
+    def __init__(self, gid, shape, axes):
+        self.id = gid
+        self.shape = shape
+        self.axes = axes           # None: no reduction yet
+        self.nodes = []
+        self.values = set()        # vars computed in the group
+        self.row = set()           # per-row values (reductions and ops on them)
+        self.inputs = set()
+
+
+def _row_ok(shape, full, axes):
+    return _fused._row_shape_ok(shape, full, set(axes or ()))
+
+
+def _bcast_ok(shape, full):
+    return _fused._broadcastable(shape, full)
+
+
+def _fusible(node):
+    if node.prim.effect or node.prim.random or len(node.outputs) != 1:
+        return False
+    if node.prim.name in _REDUCTIONS:
+        x = node.inputs[0]
+        return (node.params["keepdims"] and x.aval.dtype.kind == "f"
+                and len(node.params["axes"]) > 0)
+    return _fused.supports_node(node)
+
+
+def _try_join(group, node, reach):
+    out = node.outputs[0]
+    ins = [v for v in node.inputs if not isinstance(v, Literal)]
+    if len(group.nodes) >= MAX_GROUP_NODES:
+        return False
+    for v in ins:
+        if v not in group.values and group.id in reach.get(v, ()):
+            return False                # would create a cycle through an outside node
+    new_inputs = {v for v in ins if v not in group.values} - group.inputs
+    if len(group.inputs) + len(new_inputs) > MAX_GROUP_INPUTS:
+        return False
+    full = group.shape
+    if node.prim.name in _REDUCTIONS:
+        x = node.inputs[0]
+        axes = node.params["axes"]
+        if x not in group.values or x in group.row or x.aval.shape != full:
+            return False
+        if group.axes is not None and tuple(sorted(axes)) != group.axes:
+            return False
+        if group.axes is None and group.row:
+            return False
+        group.axes = tuple(sorted(axes))
+        group.row.add(out)
+    elif out.aval.shape == full:
+        if not all(_bcast_ok(v.aval.shape, full) for v in ins):
+            return False
+        if any(v in group.row for v in ins) and group.axes is None:
+            return False
+    elif group.axes is not None and _row_ok(out.aval.shape, full, group.axes):
+        # an op on per-row values (e.g. mean = sum / n)
+        if not all((v in group.row) or (v not in group.values and _row_ok(
+                v.aval.shape, full, group.axes)) for v in ins):
+            return False
+        if not any(v in group.row for v in ins):
+            return False
+        group.row.add(out)
+    else:
+        return False
+    group.nodes.append(node)
+    group.values.add(out)
+    group.inputs |= new_inputs
+    return True
+
+
+def _start_group(gid, node):
+    out = node.outputs[0]
+    if node.prim.name in _REDUCTIONS:
+        x = node.inputs[0]
+        group = _Group(gid, tuple(x.aval.shape), tuple(sorted(node.params["axes"])))
+        group.row.add(out)
+    else:
+        if not all(_bcast_ok(v.aval.shape, out.aval.shape) for v in node.inputs
+                   if not isinstance(v, Literal)):
+            return None
+        group = _Group(gid, tuple(out.aval.shape), None)
+    group.nodes.append(node)
+    group.values.add(out)
+    group.inputs = {v for v in node.inputs if not isinstance(v, Literal)}
+    return group
+
+
+def find_groups(graph):
+    producer_group = {}            # var -> group
+    reach = {}                     # var -> frozenset of group ids it depends on
+    groups = []
+    for node in graph.nodes:
+        ins = [v for v in node.inputs if not isinstance(v, Literal)]
+        joined = None
+        if _fusible(node) and node.outputs[0].aval.ndim >= 1:
+            for v in ins:
+                g = producer_group.get(v)
+                if g is not None and g is not joined and _try_join(g, node, reach):
+                    joined = g
+                    break
+            if joined is None:
+                joined = _start_group(len(groups), node)
+                if joined is not None:
+                    groups.append(joined)
+        deps = frozenset().union(*[reach.get(v, frozenset()) for v in ins]) if ins else frozenset()
+        if joined is not None:
+            deps = deps | {joined.id}
+        for o in node.outputs:
+            reach[o] = deps
+            if joined is not None:
+                producer_group[o] = joined
+    return groups
+
+
+def _worth_it(group, min_elements):
+    if len(group.nodes) < 2:
+        return False
+    if math.prod(group.shape) < max(min_elements, 1) or len(group.shape) == 0:
+        return False
+    return True
+
+
+def fuse(graph, min_elements=None):
+    """Replace fusible groups by ``fused`` nodes. Returns the number of fused nodes made."""
+    if not _fused.numba_available():
+        return 0
+    min_elements = MIN_ELEMENTS if min_elements is None else min_elements
+    made = 0
+    for node in graph.nodes:
+        for sub in graph.subgraphs(node):
+            if node.prim.name != "fused":
+                made += fuse(sub, min_elements)
+    groups = [g for g in find_groups(graph) if _worth_it(g, min_elements)]
+    if not groups:
+        return made
+    member = {id(n): g for g in groups for n in g.nodes}
+    used_outside = set(v for v in graph.outputs if not isinstance(v, Literal))
+    for node in graph.nodes:
+        g = member.get(id(node))
+        for v in node.inputs:
+            if not isinstance(v, Literal) and (g is None or v not in g.values):
+                used_outside.add(v)
+        for sub in graph.subgraphs(node):
+            used_outside |= _free_vars(sub)
+    new_nodes = []
+    placed = set()
+    for node in graph.nodes:
+        g = member.get(id(node))
+        if g is None:
+            new_nodes.append(node)
+            continue
+        if g.id in placed:
+            continue
+        placed.add(g.id)
+        fused_node = _make_fused_node(g, used_outside, len(placed))
+        if fused_node is None:
+            new_nodes.extend(g.nodes)
+            continue
+        new_nodes.append(fused_node)
+        made += 1
+    graph.nodes = stable_toposort(graph, new_nodes)
+    return made
+
+
+def _free_vars(graph):
+    defined = set(graph.inputs) | {r.var for r in graph.refs} | set(graph.consts)
+    free = set()
+    for node in graph.nodes:
+        for v in node.inputs:
+            if not isinstance(v, Literal) and v not in defined:
+                free.add(v)
+        defined.update(node.outputs)
+    return free
+
+
+def _make_fused_node(group, used_outside, index):
+    sub = Graph(f"fused_{index}")
+    mapping = {}
+    inputs = []
+    for node in group.nodes:
+        for v in node.inputs:
+            if isinstance(v, Literal) or v in group.values or v in mapping:
+                continue
+            new = Var(v.aval, v.hint)
+            mapping[v] = new
+            sub.inputs.append(new)
+            inputs.append(v)
+    outer_outputs = []
+    for node in group.nodes:
+        ins = [v if isinstance(v, Literal) else mapping[v] for v in node.inputs]
+        outs = [Var(o.aval) for o in node.outputs]
+        mapping.update(zip(node.outputs, outs))
+        sub.nodes.append(Node(node.prim, ins, node.params, outs, node.source))
+        for o in node.outputs:
+            if o in used_outside:
+                outer_outputs.append(o)
+    if not outer_outputs:
+        return None
+    sub.outputs = [mapping[o] for o in outer_outputs]
+    try:
+        _fused.KernelPlan(sub)
+    except ValueError:
+        return None
+    source = group.nodes[-1].source
+    return Node(_fused.fused_p, inputs, {"graph": sub}, outer_outputs, source)

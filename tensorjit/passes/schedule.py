@@ -1,0 +1,219 @@
+"""The execution order of a graph (``exec_order``) and its estimated peak memory.
+
+    bfs  breadth first: a node runs as soon as everything before it in the previous
+         "wave" has run (Kahn's algorithm, FIFO) -- many independent branches are in
+         flight at once.
+    dfs  depth first: each result is computed completely (post-order from the outputs,
+         the operand needing the most memory first) before the next one starts, so fewer
+         intermediates are alive at a time.
+
+Without ``exec_order`` the captured program order is kept. Effects (assign, print,
+guard) keep their relative order.
+
+The estimate: every node output allocates ``size * itemsize`` bytes when its node runs,
+except outputs of view-producing ops (reshape, transpose, broadcast_to, getitem, unfold,
+stop_gradient), which share their operand's buffer; a buffer is freed after the last use
+of any value sharing it; graph outputs and values written to parameters live to the end.
+Inputs, parameters and constants are not counted (they exist before and after the call).
+"""
+import heapq
+from collections import deque
+
+from ..ir.graph import Literal
+
+ORDERS = ("bfs", "dfs")
+VIEW_OPS = frozenset({"reshape", "transpose", "broadcast_to", "getitem", "unfold",
+                      "stop_gradient"})
+
+
+def _deps(graph, nodes):
+    """node index -> set of node indices it must follow (data and effect order)."""
+    producer = {}
+    for i, node in enumerate(nodes):
+        for o in node.outputs:
+            producer[o] = i
+    deps = []
+    last_effect = None
+    for i, node in enumerate(nodes):
+        d = set()
+        for v in node.inputs:
+            if not isinstance(v, Literal) and v in producer:
+                d.add(producer[v])
+        for sub in graph.subgraphs(node):
+            for v in _captured(sub):
+                if v in producer:
+                    d.add(producer[v])
+        if node.prim.effect:
+            if last_effect is not None:
+                d.add(last_effect)
+            last_effect = i
+        d.discard(i)
+        deps.append(d)
+    return deps
+
+
+def _captured(sub):
+    defined = set(sub.inputs) | {r.var for r in sub.refs} | set(sub.consts)
+    out = set()
+    for node in sub.nodes:
+        for v in node.inputs:
+            if not isinstance(v, Literal) and v not in defined:
+                out.add(v)
+        defined.update(node.outputs)
+    return out
+
+
+def stable_toposort(graph, nodes):
+    """A topological order of ``nodes`` as close as possible to their given order."""
+    deps = _deps(graph, nodes)
+    users = [[] for _ in nodes]
+    missing = [len(d) for d in deps]
+    for i, d in enumerate(deps):
+        for j in d:
+            users[j].append(i)
+    ready = [i for i, m in enumerate(missing) if m == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        i = heapq.heappop(ready)
+        order.append(i)
+        for u in users[i]:
+            missing[u] -= 1
+            if missing[u] == 0:
+                heapq.heappush(ready, u)
+    if len(order) != len(nodes):
+        raise RuntimeError("schedule: the graph has a cycle")
+    return [nodes[i] for i in order]
+
+
+def bfs_order(graph):
+    nodes = graph.nodes
+    deps = _deps(graph, nodes)
+    users = [[] for _ in nodes]
+    missing = [len(d) for d in deps]
+    for i, d in enumerate(deps):
+        for j in sorted(d):
+            users[j].append(i)
+    queue = deque(i for i, m in enumerate(missing) if m == 0)
+    order = []
+    while queue:
+        i = queue.popleft()
+        order.append(i)
+        for u in users[i]:
+            missing[u] -= 1
+            if missing[u] == 0:
+                queue.append(u)
+    return [nodes[i] for i in order]
+
+
+def dfs_order(graph):
+    nodes = graph.nodes
+    deps = _deps(graph, nodes)
+    producer = {o: i for i, n in enumerate(nodes) for o in n.outputs}
+    weight = _subtree_bytes(nodes, deps)
+    done = [False] * len(nodes)
+    order = []
+
+    def visit(root):
+        stack = [(root, False)]
+        while stack:
+            i, expanded = stack.pop()
+            if done[i]:
+                continue
+            if expanded:
+                done[i] = True
+                order.append(i)
+                continue
+            stack.append((i, True))
+            # the heaviest operand first, so its intermediates die before the next starts;
+            # the stack pops the last pushed first
+            for j in sorted(deps[i], key=lambda j: weight[j]):
+                if not done[j]:
+                    stack.append((j, False))
+
+    roots = [i for i, n in enumerate(nodes) if n.prim.effect]
+    roots += [producer[v] for v in graph.outputs if not isinstance(v, Literal) and v in producer]
+    for r in roots:
+        visit(r)
+    for i in range(len(nodes)):        # anything not reachable from outputs/effects
+        visit(i)
+    return [nodes[i] for i in order]
+
+
+def _subtree_bytes(nodes, deps):
+    weight = []
+    for i, node in enumerate(nodes):
+        own = sum(_nbytes(o) for o in node.outputs)
+        weight.append(own + max([weight[j] for j in deps[i]], default=0))
+    return weight
+
+
+def _nbytes(var):
+    aval = var.aval
+    size = 1
+    for d in aval.shape:
+        size *= d
+    return size * aval.dtype.itemsize
+
+
+def peak_memory(graph, nodes=None):
+    """Estimated peak bytes of intermediates alive at once when ``nodes`` run in order."""
+    nodes = graph.nodes if nodes is None else nodes
+    root = {}                      # var -> buffer owner var
+    for node in nodes:
+        for o in node.outputs:
+            if node.prim.name in VIEW_OPS and node.inputs and not isinstance(
+                    node.inputs[0], Literal):
+                root[o] = root.get(node.inputs[0], node.inputs[0])
+            else:
+                root[o] = o
+    last_use = {}
+    for i, node in enumerate(nodes):
+        for v in node.inputs:
+            if not isinstance(v, Literal):
+                last_use[root.get(v, v)] = i
+        for sub in graph.subgraphs(node):
+            for v in _captured(sub):
+                last_use[root.get(v, v)] = i
+    end = len(nodes)
+    for v in graph.outputs:
+        if not isinstance(v, Literal):
+            last_use[root.get(v, v)] = end
+    live = 0
+    peak = 0
+    frees = {}
+    for owner, i in last_use.items():
+        frees.setdefault(i, []).append(owner)
+    for i, node in enumerate(nodes):
+        for o in node.outputs:
+            if root.get(o) is o:
+                live += _nbytes(o)
+        peak = max(peak, live)
+        for owner in frees.get(i, ()):
+            if root.get(owner) is owner:        # an intermediate we allocated
+                live -= _nbytes(owner)
+        for o in node.outputs:                  # results nobody uses die at once
+            if root.get(o) is o and o not in last_use:
+                live -= _nbytes(o)
+    return peak
+
+
+def schedule(graph, exec_order=None):
+    """Reorder ``graph`` per ``exec_order`` and record ``graph.memory``; returns the
+    estimated peak bytes."""
+    if exec_order == "bfs":
+        graph.nodes = bfs_order(graph)
+    elif exec_order == "dfs":
+        graph.nodes = dfs_order(graph)
+    elif exec_order is not None:
+        raise ValueError(f"exec_order must be one of {ORDERS}, got {exec_order!r}")
+    peak = peak_memory(graph)
+    graph.memory = {"exec_order": exec_order or "program", "peak_bytes": peak}
+    return peak
+
+
+def format_bytes(n):
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024

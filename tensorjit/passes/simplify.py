@@ -1,0 +1,232 @@
+"""Algebraic simplification with declarative rewrite rules.
+
+Each rule is ``(primitive name, matcher)``; a matcher looks at one node (and the nodes
+producing its operands) and returns what the node's result is instead: an existing value
+(``Same(v)``) or a replacement node (``Make(prim, inputs, params)``). Rules run to a fixed
+point. Every rule preserves values exactly, NaN and inf included (so ``x * 0 -> 0`` is
+*not* a rule: ``inf * 0`` is NaN):
+
+    x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1        -> x      (when the shape is x's)
+    neg(neg(x))                                     -> x
+    stop_gradient(x)                                -> x      (only matters to autodiff)
+    cast(x, x.dtype)                                -> x
+    cast(cast(x, wider), d)                         -> cast(x, d)   (exact widening)
+    reshape(x, x.shape), broadcast_to(x, x.shape)   -> x
+    reshape(reshape(x, s1), s2)                     -> reshape(x, s2)
+    transpose(transpose(x, p), q)                   -> transpose(x, p o q)  (or x)
+    op(..., uniform constant, ...)                  -> op(..., scalar literal, ...)
+"""
+import numpy as np
+
+from ..ir.graph import Literal, Node
+
+
+class Same:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+class Make:
+    __slots__ = ("prim", "inputs", "params")
+
+    def __init__(self, prim, inputs, params):
+        self.prim, self.inputs, self.params = prim, inputs, params
+
+
+def _prim(name):
+    from ..ops.primitive import PRIMITIVES
+    return PRIMITIVES[name]
+
+
+def _is_lit(v, value):
+    return isinstance(v, Literal) and v.value.ndim == 0 and v.value.dtype != np.bool_ and \
+        v.value.item() == value and not (value == 0 and np.signbit(v.value))
+
+
+def _same_shape(node, v):
+    return not isinstance(v, Literal) and v.aval == node.outputs[0].aval
+
+
+def identity_operand(position, value):
+    """x op <value> -> x (operand ``position`` is the literal ``value``)."""
+    def rule(node, ctx):
+        other = node.inputs[1 - position]
+        if _is_lit(node.inputs[position], value) and _same_shape(node, other):
+            return Same(other)
+    return rule
+
+
+def involution(node, ctx):
+    inner = ctx.producer(node.inputs[0])
+    if inner is not None and inner.prim is node.prim and _same_shape(node, inner.inputs[0]):
+        return Same(inner.inputs[0])
+
+
+def passthrough(node, ctx):
+    if _same_shape(node, node.inputs[0]):
+        return Same(node.inputs[0])
+
+
+_EXACT_WIDENING = {
+    ("float16", "float32"), ("float16", "float64"), ("float32", "float64"),
+    ("bfloat16", "float32"), ("bfloat16", "float64"),
+    ("int8", "int16"), ("int8", "int32"), ("int8", "int64"), ("int16", "int32"),
+    ("int16", "int64"), ("int32", "int64"), ("uint8", "int16"), ("uint8", "int32"),
+    ("uint8", "int64"), ("int8", "float32"), ("int8", "float64"), ("int16", "float32"),
+    ("int16", "float64"), ("int32", "float64"), ("uint8", "float32"), ("uint8", "float64"),
+}
+
+
+def cast_rule(node, ctx):
+    x = node.inputs[0]
+    target = node.params["dtype"]
+    if isinstance(x, Literal):
+        return None
+    if x.aval.dtype == target:
+        return Same(x)
+    inner = ctx.producer(x)
+    if inner is not None and inner.prim.name == "cast":
+        src = inner.inputs[0]
+        if isinstance(src, Literal):
+            return None
+        widen = (src.aval.dtype.name, x.aval.dtype.name) in _EXACT_WIDENING or \
+            src.aval.dtype == np.bool_
+        if widen:
+            if src.aval.dtype == target:
+                return Same(src)
+            return Make(node.prim, [src], {"dtype": target})
+
+
+def same_shape_rule(node, ctx):
+    x = node.inputs[0]
+    if not isinstance(x, Literal) and tuple(x.aval.shape) == tuple(node.params["shape"]) \
+            and x.aval.dtype == node.outputs[0].aval.dtype:
+        return Same(x)
+
+
+def reshape_chain(node, ctx):
+    r = same_shape_rule(node, ctx)
+    if r is not None:
+        return r
+    inner = ctx.producer(node.inputs[0])
+    if inner is not None and inner.prim is node.prim:
+        src = inner.inputs[0]
+        if not isinstance(src, Literal) and tuple(src.aval.shape) == tuple(node.params["shape"]):
+            return Same(src)
+        return Make(node.prim, [src], dict(node.params))
+
+
+def transpose_chain(node, ctx):
+    perm = tuple(node.params["perm"])
+    if perm == tuple(range(len(perm))):
+        return Same(node.inputs[0])
+    inner = ctx.producer(node.inputs[0])
+    if inner is not None and inner.prim is node.prim:
+        first = tuple(inner.params["perm"])
+        composed = tuple(first[p] for p in perm)
+        if composed == tuple(range(len(composed))):
+            return Same(inner.inputs[0])
+        return Make(node.prim, [inner.inputs[0]], {"perm": composed})
+
+
+def uniform_constant(node, ctx):
+    """An elementwise op reading a constant whose elements are all equal reads a scalar
+    literal instead (if the result's shape does not depend on that operand's shape)."""
+    if not node.prim.elementwise or len(node.outputs) != 1:
+        return None
+    changed = False
+    inputs = list(node.inputs)
+    for i, v in enumerate(inputs):
+        value = ctx.constant(v)
+        if value is None or value.ndim == 0 or value.size == 0:
+            continue
+        first = value.flat[0]
+        if not (np.all(value == first) or (np.all(np.isnan(value)) if value.dtype.kind == "f"
+                                           else False)):
+            continue
+        others = [u.aval.shape for j, u in enumerate(inputs) if j != i]
+        if _broadcast(others) != tuple(node.outputs[0].aval.shape):
+            continue
+        inputs[i] = Literal(np.asarray(first, dtype=value.dtype))
+        changed = True
+    if changed:
+        return Make(node.prim, inputs, dict(node.params))
+
+
+def _broadcast(shapes):
+    try:
+        return tuple(np.broadcast_shapes(*[tuple(s) for s in shapes])) if shapes else ()
+    except ValueError:
+        return None
+
+
+RULES = [
+    ("add", identity_operand(1, 0)), ("add", identity_operand(0, 0)),
+    ("sub", identity_operand(1, 0)),
+    ("mul", identity_operand(1, 1)), ("mul", identity_operand(0, 1)),
+    ("div", identity_operand(1, 1)),
+    ("neg", involution),
+    ("stop_gradient", passthrough),
+    ("cast", cast_rule),
+    ("reshape", reshape_chain),
+    ("broadcast_to", same_shape_rule),
+    ("transpose", transpose_chain),
+    ("*", uniform_constant),
+]
+
+
+class _Context:
+    def __init__(self, graph):
+        self.graph = graph
+        self.producers = {}
+
+    def producer(self, v):
+        return None if isinstance(v, Literal) else self.producers.get(v)
+
+    def constant(self, v):
+        return None if isinstance(v, Literal) else self.graph.consts.get(v)
+
+
+def simplify(graph, max_rounds=4):
+    total = 0
+    for sub_owner in graph.nodes:
+        for sub in graph.subgraphs(sub_owner):
+            total += simplify(sub, max_rounds)
+    rules = {}
+    for name, rule in RULES:
+        rules.setdefault(name, []).append(rule)
+    generic = rules.pop("*", [])
+    for _ in range(max_rounds):
+        changed = 0
+        ctx = _Context(graph)
+        renames = {}
+        nodes = []
+        for node in graph.nodes:
+            node.inputs = [renames.get(v, v) if not isinstance(v, Literal) else v
+                           for v in node.inputs]
+            result = None
+            if not node.prim.effect and len(node.outputs) == 1:
+                for rule in rules.get(node.prim.name, []) + generic:
+                    result = rule(node, ctx)
+                    if result is not None:
+                        break
+            if isinstance(result, Same):
+                renames[node.outputs[0]] = renames.get(result.value, result.value)
+                changed += 1
+                continue
+            if isinstance(result, Make):
+                node = Node(result.prim, result.inputs, result.params, node.outputs,
+                            node.source)
+                changed += 1
+            for o in node.outputs:
+                ctx.producers[o] = node
+            nodes.append(node)
+        graph.nodes = nodes
+        graph.outputs = [renames.get(v, v) if not isinstance(v, Literal) else v
+                         for v in graph.outputs]
+        total += changed
+        if not changed:
+            break
+    return total

@@ -1,0 +1,227 @@
+"""O1 passes one by one, the fused-kernel cache, the Numba-less path, buffer safety and
+exec_order. Results are always compared with eager / O0 (no timing here)."""
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import tensorjit as ms
+from tensorjit import Tensor, ops
+from tensorjit.backend import fused
+from tensorjit.bench import workloads
+from tensorjit.jit.cache import CACHE
+from tensorjit.passes import fusion
+
+
+def rand(*shape, seed=0):
+    return Tensor(np.random.default_rng(seed).standard_normal(shape).astype(np.float32))
+
+
+def lowered(fn, *args, **options):
+    return ms.jit(fn, capture_mode="trace", **options).lower(*args)
+
+
+def test_cse_merges_repeated_work():
+    def g(x):
+        return (x * 2.0 + 1.0) * (x * 2.0 + 1.0)
+    x = rand(3, 4)
+    low = lowered(g, x, jit_level="O1")
+    assert low.graph.pass_report["cse"] >= 2
+    np.testing.assert_allclose(ms.jit(g, capture_mode="trace", jit_level="O1")(x).asnumpy(),
+                               g(x).asnumpy(), rtol=1e-6)
+
+
+def test_simplify_identities_and_chains_keep_nan_semantics(monkeypatch):
+    monkeypatch.setattr(fusion, "MIN_ELEMENTS", 1 << 30)        # look at the plain ops
+    def g(x):
+        y = (x + 0.0) * 1.0 / 1.0
+        y = y.reshape(4, 3).reshape(2, 6).reshape(3, 4)
+        y = y.transpose(1, 0).transpose(1, 0)
+        y = y.astype(ms.float64).astype(ms.float32)
+        return y * 0.0 + -(-y)
+    x = Tensor(np.array([[np.nan, np.inf, -np.inf, 1.0]] * 3, np.float32))
+    low = lowered(g, x, jit_level="O1")
+    names = low.graph.primitive_names()
+    assert names == ["mul", "add"], names                  # x * 0 stays: inf * 0 is nan
+    out = ms.jit(g, capture_mode="trace", jit_level="O1")(x).asnumpy()
+    np.testing.assert_array_equal(out, g(x).asnumpy())
+
+
+def test_fused_kernel_nan_inf_semantics_equal_eager():
+    def g(x, y):
+        a = ops.maximum(x, y) - ops.minimum(x, y) * 2.0
+        b = ops.relu(a) / (y - 1.0)
+        return ops.where(b > 0.5, b, ops.sqrt(ops.abs(a))) + x.sum(axis=1, keepdims=True)
+    vals = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -2.5, 3.0], np.float32)
+    x = Tensor(np.tile(vals, (8, 4)))
+    y = Tensor(np.tile(np.roll(vals, 3), (8, 4)))
+    jitted = ms.jit(g, capture_mode="trace", jit_level="O1")
+    assert "fused" in jitted.lower(x, y).graph.primitive_names()
+    for _ in range(3):
+        np.testing.assert_array_equal(jitted(x, y).asnumpy(), g(x, y).asnumpy())
+
+
+def test_without_numba_o1_still_optimizes_and_matches(monkeypatch):
+    monkeypatch.setattr(fused, "NUMBA_AVAILABLE", False)
+    wl = workloads.resnet_block("tiny", training=True)
+    low = lowered(wl.cell, *wl.args, jit_level="O1")
+    assert "fused" not in low.graph.primitive_names()
+    assert "simplify" in low.graph.pass_report
+    ref = workloads.resnet_block("tiny", training=True)
+    out = ms.jit(wl.cell, capture_mode="trace", jit_level="O1")(*wl.args)
+    np.testing.assert_allclose(out.asnumpy(), ref.cell(*ref.args).asnumpy(), rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_fused_subgraph_numpy_fallback_matches_native(monkeypatch):
+    def g(x, y):
+        return ops.relu(x * y - 0.5) * 3.0 + y
+    x, y = rand(16, 16, seed=1), rand(16, 16, seed=2)
+    native = ms.jit(g, capture_mode="trace", jit_level="O1")
+    node = next(n for n in native.lower(x, y).graph.nodes if n.prim.name == "fused")
+    sub = node.params["graph"]
+    monkeypatch.setattr(fused, "NUMBA_AVAILABLE", False)
+    numpy_kernel = fused._build(sub)
+    assert numpy_kernel.native is None
+    np.testing.assert_allclose(numpy_kernel(x.asnumpy(), y.asnumpy())[0],
+                               native(x, y).asnumpy(), rtol=1e-6)
+
+
+def test_batchnorm_folds_into_conv_in_inference():
+    wl = workloads.resnet_block("tiny", training=False)
+    low = lowered(wl.cell, *wl.args, jit_level="O1")
+    assert low.graph.pass_report["fold_batchnorm"] == 2
+    ref = workloads.resnet_block("tiny", training=False)
+    out = ms.jit(wl.cell, capture_mode="trace", jit_level="O1")(*wl.args)
+    np.testing.assert_allclose(out.asnumpy(), ref.cell(*ref.args).asnumpy(), rtol=1e-5,
+                               atol=1e-5)
+
+
+def test_buffer_reuse_never_writes_visible_arrays():
+    w = ms.Parameter(rand(6, 6, seed=3), name="w")
+
+    def g(x, y):
+        t = ops.matmul(x, w) + 1.0            # a fresh matmul result: may be reused
+        u = ops.relu(t) * y - 2.0
+        view = x.reshape(36)                  # a view of an input: never written
+        return u * 0.5 + x, view * 2.0, ops.relu(u) - t
+    x, y = rand(6, 6, seed=4), rand(6, 6, seed=5)
+    keep = [x.asnumpy().copy(), y.asnumpy().copy(), w.asnumpy().copy()]
+    jitted = ms.jit(g, capture_mode="trace", jit_level="O1")
+    expected = g(x, y)
+    for _ in range(3):
+        outs = jitted(x, y)
+        for a, b in zip(outs, expected):
+            np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-6)
+        for before, t in zip(keep, (x, y, w)):
+            np.testing.assert_array_equal(before, t.asnumpy())
+    reused = [n.params.get("inplace") for n in jitted.lower(x, y).graph.nodes
+              if n.prim.name == "fused"]
+    assert any(reused)
+
+
+def _branches(x, w1, w2, w3):
+    outs = []
+    for w in (w1, w2, w3):
+        h = ops.matmul(ops.matmul(x, w), w)
+        outs.append(ops.matmul(h, w).sum())
+    return outs[0] + outs[1] + outs[2]
+
+
+@pytest.mark.parametrize("level", ["O0", "O1"])
+def test_dfs_lowers_peak_memory_with_identical_results(level):
+    x = rand(64, 64, seed=0)
+    ws = [rand(64, 64, seed=i + 1) for i in range(3)]
+    bfs = ms.jit(_branches, capture_mode="trace", jit_level=level, exec_order="bfs")
+    dfs = ms.jit(_branches, capture_mode="trace", jit_level=level, exec_order="dfs")
+    peak_bfs, peak_dfs = bfs.lower(x, *ws).peak_memory, dfs.lower(x, *ws).peak_memory
+    assert peak_dfs < peak_bfs
+    np.testing.assert_array_equal(bfs(x, *ws).asnumpy(), dfs(x, *ws).asnumpy())
+    np.testing.assert_array_equal(dfs(x, *ws).asnumpy(), bfs(x, *ws).asnumpy())
+    report = str(ms.explain(dfs)(x, *ws))
+    assert "peak memory" in report and "dfs" in report
+
+
+def test_ge_sinks_the_graph_into_one_unit():
+    def g(a, b):
+        return ops.matmul(a, b) * 2.0 + a
+    a, b = rand(8, 8, seed=1), rand(8, 8, seed=2)
+    low = lowered(g, a, b, backend="GE", jit_level="O1")
+    assert low.graph.primitive_names() == ["graph_sink"]
+    assert "def ge_unit" in low.code and "np.matmul" in low.code
+    np.testing.assert_allclose(ms.jit(g, capture_mode="trace", backend="GE")(a, b).asnumpy(),
+                               g(a, b).asnumpy(), rtol=1e-6)
+
+
+# ---- the on-disk kernel cache ---------------------------------------------------------
+
+def _fresh_kernel(seed_const):
+    def g(x):
+        return ops.relu(x * seed_const + 1.0) - x
+    x = rand(4, 8)
+    return ms.jit(g, capture_mode="trace", jit_level="O1"), x, g
+
+
+@pytest.fixture
+def cache_root(tmp_path, monkeypatch):
+    root = tmp_path / "tjcache"
+    monkeypatch.setenv("TENSORJIT_CACHE_DIR", str(root))
+    monkeypatch.setattr(fused, "_sources", {})
+    return root
+
+
+def test_cache_dir_is_private_and_corruption_recompiles(cache_root):
+    jitted, x, g = _fresh_kernel(3.25)
+    np.testing.assert_allclose(jitted(x).asnumpy(), g(x).asnumpy(), rtol=1e-6)
+    kernels = cache_root / "kernels"
+    assert (os.stat(cache_root).st_mode & 0o777) == 0o700
+    sources = list(kernels.glob("k_*.py"))
+    assert sources
+    for path in sources:
+        path.write_text("garbage(")
+    for path in (kernels / "__pycache__").glob("*"):
+        path.write_bytes(b"\x00corrupt")
+    fused._sources.clear()
+    CACHE.clear()                       # forget the compiled graph, not just the kernel
+    jitted2, _, _ = _fresh_kernel(3.25)
+    with pytest.warns(RuntimeWarning, match="corrupted|could not be loaded"):
+        out = jitted2(x)
+    np.testing.assert_allclose(out.asnumpy(), g(x).asnumpy(), rtol=1e-6)
+
+
+def test_unsafe_cache_dir_is_not_used(cache_root):
+    cache_root.mkdir(mode=0o700)
+    os.chmod(cache_root, 0o777)
+    fused._warned.clear()
+    with pytest.warns(RuntimeWarning, match="not using the kernel cache"):
+        assert fused.cache_dir() is None
+    jitted, x, g = _fresh_kernel(1.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_allclose(jitted(x).asnumpy(), g(x).asnumpy(), rtol=1e-6)
+    assert not list(cache_root.glob("kernels/k_*"))
+
+
+_CHILD = """
+import numpy as np, tensorjit as ms
+from tensorjit import ops
+from tensorjit.backend import fused
+from tensorjit.passes import fusion
+fusion.MIN_ELEMENTS = 0
+def g(x):
+    return ops.relu(x * 0.75 - 0.125) * x + 2.0
+x = ms.Tensor(np.ones((4, 8), np.float32))
+ms.jit(g, capture_mode="trace", jit_level="O1")(x)
+print(fused.STATS["compiled"], fused.STATS["loaded"])
+"""
+
+
+def test_second_process_loads_kernels_from_disk(cache_root):
+    env = dict(os.environ, TENSORJIT_CACHE_DIR=str(cache_root))
+    runs = [subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
+                           text=True, check=True).stdout.split() for _ in range(2)]
+    assert runs[0] == ["1", "0"], runs
+    assert runs[1] == ["0", "1"], runs
