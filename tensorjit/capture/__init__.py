@@ -51,6 +51,9 @@ def capture_graph(jit_function, struct, leaves, run):
     if mode == "bytecode":
         from .bytecode import capture
         return capture(jit_function, struct, leaves, run)
+    if mode == "ast":
+        from .ast import capture_ast
+        return capture_ast(jit_function, struct, leaves, run)
     if mode != "trace":
         raise NotImplementedError(
             f"capture_mode={mode!r} is not available yet; use capture_mode='trace'")

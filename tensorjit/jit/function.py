@@ -245,8 +245,8 @@ class JitFunction:
         from ..capture import capture_graph
         captured = capture_graph(self, struct, leaves, run=run)
         if captured.program is not None:
-            entry = Entry(captured.graph, None, captured.out_struct, shapes, captured.info,
-                          captured.program)
+            entry = Entry(captured.graph, captured.executable, captured.out_struct, shapes,
+                          captured.info, captured.program)
         else:
             executable = captured.executable or self.compile_graph(captured.graph)
             generic = executable.shape_generic and not captured.info.shape_dependent

@@ -15,6 +15,7 @@ from .. import dtype as dt
 from ..tensor import Tensor, Parameter
 from .. import ops
 from ..ops.primitive import state as _op_state
+from .. import context as _context
 
 __all__ = ["Cell", "ParameterTuple"]
 
@@ -98,9 +99,15 @@ class Cell:
         capture = _op_state.capture
         if capture is not None:
             capture.note_cell(self)
+        elif _context.graph_mode_on() and not _op_state.tapes:
+            return _context.run_cell_as_graph(self, args, kwargs)      # GRAPH_MODE
         if self._mixed_precision_type is not None:
             args = _cast_floats(args, self._mixed_precision_type)
             kwargs = {k: _cast_floats(v, self._mixed_precision_type) for k, v in kwargs.items()}
+        if capture is not None:
+            call_cell = getattr(capture, "call_cell", None)     # ast mode converts construct
+            if call_cell is not None:
+                return call_cell(self, args, kwargs)
         return self.construct(*args, **kwargs)
 
     # ---- attribute registry -----------------------------------------------------------

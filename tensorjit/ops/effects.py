@@ -40,13 +40,15 @@ assign_p = Primitive("assign", _no_eager("assign"), _no_outputs_rule, _no_grad,
                      multiple_results=True, effect=True, shape_generic=False)
 
 
-def _print_impl(*values, segments):
-    """``segments``: text pieces and None placeholders filled by ``values`` in order."""
+def _print_impl(*values, segments, sep=" ", end="\n"):
+    """``segments``: text pieces and None placeholders filled by ``values`` in order,
+    joined by ``sep`` (ast capture's ``print`` passes ``sep=""`` with the separators and
+    f-string text already in the segments)."""
     it = iter(values)
     parts = []
     for seg in segments:
         parts.append(_show(next(it)) if seg is None else seg)
-    print(" ".join(parts))
+    print(sep.join(parts), end=end)
     return ()
 
 

@@ -112,6 +112,34 @@ def _fused_params():
     return dict(graph=ms.make_ir(body)(zeros, zeros))
 
 
+def _cond_params():
+    """``cond`` branches over (f64[3], f64[3]) returning two f64[3] (ast control flow)."""
+    zeros = ms.Tensor(np.zeros(3))
+    then = ms.make_ir(lambda a, b: (ms.ops.sin(a) * b, a + b))(zeros, zeros)
+    other = ms.make_ir(lambda a, b: (a * a, ms.ops.exp(b) - a))(zeros, zeros)
+    return dict(then_branch=then, else_branch=other)
+
+
+def _loop_graphs():
+    """A ``while_loop`` with one constant (f64[3]) and state (f64[3], i64 counter)."""
+    zeros, i0 = ms.Tensor(np.zeros(3)), ms.Tensor(np.array(0, np.int64))
+    cond = ms.make_ir(lambda a, x, i: (i < 3,))(zeros, zeros, i0)
+    body = ms.make_ir(lambda a, x, i: (ms.ops.sin(x) * a + x, i + 1))(zeros, zeros, i0)
+    return cond, body
+
+
+def _while_params():
+    cond, body = _loop_graphs()
+    return dict(cond_graph=cond, body_graph=body, num_consts=1)
+
+
+def _while_grad_params():
+    from tensorjit.ops.control import body_vjp_graph
+    cond, body = _loop_graphs()
+    return dict(cond_graph=cond, body_graph=body, num_consts=1,
+                body_vjp=body_vjp_graph(body, [v.aval for v in body.inputs]))
+
+
 def conv_out(size, k, s, d, before, after):
     return (size + before + after - d * (k - 1) - 1) // s + 1
 
@@ -225,6 +253,13 @@ SAMPLES = {
     "call": [C(rn(3), rn(3), params=_call_params)],
     "fused": [C(rn(3, 4), rn(3, 4), params=_fused_params)],
     "graph_sink": [C(rn(3), rn(3), params=_call_params)],
+    "cond": [C(const(True), rn(3), rn(3), params=_cond_params, label="true"),
+             C(const(False), rn(3), rn(3), params=_cond_params, label="false")],
+    "cond_effect": [C(const(True), rn(3), rn(3), params=_cond_params)],
+    "while_loop": [C(rn(3), rn(3), const(np.int64(0)), params=_while_params)],
+    "while_loop_effect": [C(rn(3), rn(3), const(np.int64(1)), params=_while_params)],
+    "while_grad": [C(rn(3), rn(3), const(np.int64(0)), rn(3), const(np.int64(0)),
+                     params=_while_grad_params)],
     # ---- samples for the primitives in NON_DIFFERENTIABLE (their VJP must be None/0)
     "sign": [C(away(3, 4))],
     "floor": [C(rn(3, 4))],

@@ -49,12 +49,14 @@ def test_seed_simple_function_all_forms_equal_numpy(options):
             np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-6)
 
 
-def test_decorator_without_arguments_and_ast_default_is_reported():
+def test_decorator_without_arguments_uses_the_ast_default():
     @ms.jit
     def g(x):
         return x + 1
-    with pytest.raises(NotImplementedError, match="capture_mode='ast'"):
-        g(rand(2))
+    x = rand(2)
+    np.testing.assert_allclose(g(x).asnumpy(), x.asnumpy() + 1)
+    assert g._tj_jit.opts.capture_mode == "ast"
+    assert g._tj_jit.last_entry.info.mode == "ast"
 
 
 def test_lowered_text_shows_two_primitives_and_code():

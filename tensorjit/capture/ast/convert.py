@@ -1,0 +1,213 @@
+"""Converting functions (cached by code object) and deciding what a call inside converted
+code runs: the converted version of user functions, methods and ``Cell.construct``s, and
+library code (tensorjit itself, the standard library, installed packages) as it is."""
+import os
+import sys
+import sysconfig
+import types
+
+from ...ops.primitive import state
+from . import source, transform
+from .errors import SourceUnavailableError
+
+_HELPER_CELL = None                  # set by runtime.py: a cell holding the runtime module
+_WHOLE = {}                          # code -> _ConvertedCode (callee form)
+_PROGRAM = {}                        # code -> _ConvertedProgram (segmented top-level form)
+CONVERTED_CODES = set()              # code objects produced by conversion (never reconverted)
+
+
+def _library_prefixes():
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    paths = sysconfig.get_paths()
+    prefixes = {package + os.sep}
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        if paths.get(key):
+            prefixes.add(os.path.abspath(paths[key]) + os.sep)
+    for entry in sys.path:
+        if entry.endswith(("site-packages", "dist-packages")):
+            prefixes.add(os.path.abspath(entry) + os.sep)
+    return tuple(sorted(prefixes)), os.path.join(package, "bench") + os.sep
+
+
+_LIBRARY, _USER_INSIDE_PACKAGE = _library_prefixes()
+
+
+def is_user_code(fn):
+    """Whether ``fn`` (a Python function) is user code that ast mode converts."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return False
+    filename = code.co_filename
+    if filename.startswith("<"):
+        return False
+    filename = os.path.abspath(filename)
+    if filename.startswith(_USER_INSIDE_PACKAGE):
+        return True
+    return not filename.startswith(_LIBRARY)
+
+
+def _register_codes(code):
+    CONVERTED_CODES.add(code)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            _register_codes(const)
+
+
+def _compile(functions, original, filename):
+    module = transform.factory_module(functions, original.co_freevars)
+    compiled = compile(module, filename, "exec", dont_inherit=True)
+    factory = next(c for c in compiled.co_consts
+                   if isinstance(c, types.CodeType) and c.co_name == "_tj_factory")
+    codes = [c for c in factory.co_consts if isinstance(c, types.CodeType)]
+    for c in codes:
+        _register_codes(c)
+    return codes
+
+
+def _closure(code, fn):
+    cells = []
+    names = fn.__code__.co_freevars
+    for name in code.co_freevars:
+        if name == transform.HELPER:
+            cells.append(_HELPER_CELL)
+        else:
+            cells.append(fn.__closure__[names.index(name)])
+    return tuple(cells)
+
+
+def _note_reads(fn, global_names):
+    """Tell the active capture which globals and closure values the graph depends on."""
+    capture = state.capture
+    note = getattr(capture, "note_python_reads", None) if capture is not None else None
+    if note is not None:
+        note(fn, global_names)
+
+
+class _ConvertedCode:
+    def __init__(self, code, global_names, unsupported):
+        self.code = code
+        self.global_names = global_names
+        self.unsupported = unsupported
+
+    def instantiate(self, fn):
+        new = types.FunctionType(self.code, fn.__globals__, fn.__name__, fn.__defaults__,
+                                 _closure(self.code, fn))
+        new.__kwdefaults__ = fn.__kwdefaults__
+        new.__qualname__ = fn.__qualname__
+        new.__module__ = fn.__module__
+        new.__wrapped__ = fn
+        _note_reads(fn, self.global_names)
+        return new
+
+
+def convert_function(fn):
+    """The converted version of the Python function ``fn`` (a new function object sharing
+    ``fn``'s globals, closure cells and defaults)."""
+    code = fn.__code__
+    if code in CONVERTED_CODES:
+        return fn
+    converted = _WHOLE.get(code)
+    if converted is None:
+        node, filename = source.function_ast(fn)
+        conversion = transform.convert(node, has_class_cell="__class__" in code.co_freevars)
+        target = conversion.node
+        if isinstance(target, transform.ast.Lambda):
+            target = transform.ast.Assign(
+                targets=[transform._name("_tj_lambda", transform.ast.Store())], value=target)
+            transform.ast.copy_location(target, node)
+        codes = _compile([target], code, filename)
+        converted = _ConvertedCode(codes[0], conversion.global_names, conversion.unsupported)
+        _WHOLE[code] = converted
+    return converted.instantiate(fn)
+
+
+class _ConvertedProgram:
+    """A top-level function as one function per top-level statement (see capture.py)."""
+
+    def __init__(self, codes, conversion, filename, name):
+        self.codes = codes
+        self.env_names = conversion.env_names
+        self.params = conversion.params
+        self.lines = [lineno for lineno, _ in conversion.groups]
+        self.global_names = conversion.global_names
+        self.unsupported = conversion.unsupported
+        self.filename = filename
+        self.name = name
+
+    def statements(self, fn):
+        """The statement functions bound to ``fn``'s globals and closure."""
+        _note_reads(fn, self.global_names)
+        return [types.FunctionType(code, fn.__globals__, f"{fn.__name__}_stmt{i}", None,
+                                   _closure(code, fn)) for i, code in enumerate(self.codes)]
+
+
+def convert_program(fn):
+    code = fn.__code__
+    converted = _PROGRAM.get(code)
+    if converted is None:
+        node, filename = source.function_ast(fn)
+        conversion = transform.convert(node, has_class_cell="__class__" in code.co_freevars,
+                                       segmented=True)
+        functions = transform.statement_functions(conversion, node)
+        codes = _compile(functions, code, filename)
+        codes.sort(key=lambda c: int(c.co_name.rsplit("_", 1)[1]))
+        converted = _ConvertedProgram(codes, conversion, filename, fn.__qualname__)
+        _PROGRAM[code] = converted
+    return converted
+
+
+def convert_or_plain(fn):
+    """``fn`` converted, or ``fn`` itself if it cannot be (no source, a generator)."""
+    try:
+        return convert_function(fn)
+    except (SourceUnavailableError, transform.ConversionError):
+        return fn
+
+
+def converted_callable(f):
+    """What a call of ``f`` inside converted code runs."""
+    if isinstance(f, types.FunctionType):
+        if f.__code__ in CONVERTED_CODES:
+            return f
+        jitted = getattr(f, "_tj_jit", None)
+        if jitted is not None:            # nested jit (any capture mode): inlined
+            return converted_callable(jitted.fn)
+        grad_transform = getattr(f, "_grad_transform", None)
+        if grad_transform is not None:
+            return _converted_grad(f, grad_transform)
+        if is_user_code(f):
+            return convert_or_plain(f)
+        return f
+    if isinstance(f, types.MethodType):
+        func = f.__func__
+        if isinstance(func, types.FunctionType) and func.__code__ not in CONVERTED_CODES \
+                and is_user_code(func):
+            converted = convert_or_plain(func)
+            return f if converted is func else types.MethodType(converted, f.__self__)
+        return f
+    if isinstance(f, type) or not callable(f):
+        return f
+    from ...nn.cell import Cell
+    if isinstance(f, Cell):
+        return f                          # Cell.__call__ -> capture.call_cell
+    call = getattr(type(f), "__call__", None)
+    if isinstance(call, types.FunctionType) and is_user_code(call):
+        converted = convert_or_plain(call)
+        return types.MethodType(converted, f)
+    return f
+
+
+def _converted_grad(f, spec):
+    from ... import autodiff
+    kind, grad_position, weights, has_aux = spec
+    inner = converted_callable(f.__wrapped__)
+    maker = autodiff.grad if kind == "grad" else autodiff.value_and_grad
+    return maker(inner, grad_position, weights, has_aux)
+
+
+def call_cell(cell, args, kwargs):
+    """Run a Cell's ``construct`` inside an ast capture (converted if it is user code)."""
+    construct = type(cell).construct
+    if isinstance(construct, types.FunctionType) and is_user_code(construct):
+        return convert_or_plain(construct)(cell, *args, **kwargs)
+    return cell.construct(*args, **kwargs)

@@ -1,0 +1,227 @@
+"""What an ast capture with Python in it runs at call time: a ``Program`` of compiled
+graph segments and fallback statements.
+
+The jitted function's body is a list of top-level statements. A segment is a compiled
+graph for a run of consecutive statements; a fallback is one statement that could not
+enter a graph (``fullgraph=False``), executed as Python with the real values of the
+variables. After a fallback, the next segment is looked up by the Python values and
+tensor types of the variables at that point (``env_key``) and captured on first use, so
+a fallback that computes a Python value (``n = int(x.sum())``) gets a graph per value.
+
+The environment passed between them maps variable names to values. Tensors are passed
+to a graph as inputs (the same object at two names is one input); Parameters and every
+other Python value are part of the key (Parameters by identity: graphs read them as refs).
+"""
+import threading
+
+from ...tensor import Tensor, Parameter
+from ...ops.effects import GuardFailure
+from ...pytree import Unhashable
+from .build import Undefined, same_value
+
+_MISSING = object()
+
+
+# ---- Python facts a graph relied on ----------------------------------------------------
+
+class PythonGuards:
+    """Globals and closure values converted code read while capturing: a graph built
+    with them is only right while they are the same (identical objects; equal for
+    numbers, strings and tuples of them)."""
+
+    def __init__(self):
+        self.items = {}
+
+    def note(self, fn, global_names):
+        namespace = fn.__globals__
+        for name in global_names:
+            if name in namespace:
+                key = ("global", id(namespace), name)
+                if key not in self.items:
+                    self.items[key] = (_global_getter(namespace, name), namespace[name],
+                                       f"global {name!r} of {fn.__module__}")
+        code = fn.__code__
+        for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
+            if name == "__class__":
+                continue
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            key = ("cell", id(cell))
+            if key not in self.items:
+                self.items[key] = (_cell_getter(cell), value,
+                                   f"closure variable {name!r} of {fn.__qualname__}")
+
+    def check(self):
+        """None if every fact still holds, else a description of the first that fails."""
+        for getter, expected, label in self.items.values():
+            if not same_value(getter(), expected):
+                return f"{label} changed (was {_short(expected)})"
+        return None
+
+    def descriptions(self):
+        return [f"{label} is {_short(expected)}" for _, expected, label in self.items.values()]
+
+
+def _global_getter(namespace, name):
+    return lambda: namespace.get(name, _MISSING)
+
+
+def _cell_getter(cell):
+    def get():
+        try:
+            return cell.cell_contents
+        except ValueError:
+            return _MISSING
+    return get
+
+
+def _short(value):
+    text = repr(value) if isinstance(value, (int, float, str, bool, type(None))) else \
+        f"<{type(value).__name__} object at {id(value):#x}>"
+    return text if len(text) < 60 else text[:57] + "..."
+
+
+# ---- the environment ------------------------------------------------------------------
+
+def flatten_env(env, names):
+    """(hashable structure, tensor leaves, a readable name per leaf)."""
+    leaves, hints, index = [], [], {}
+
+    def flat(value, hint):
+        if isinstance(value, Tensor):
+            if isinstance(value, Parameter) and value._var is None:
+                return ("param", Unhashable(value))
+            k = index.get(id(value))
+            if k is None:
+                k = index[id(value)] = len(leaves)
+                leaves.append(value)
+                hints.append(hint)
+            return ("T", k)
+        kind = type(value)
+        if kind is tuple or kind is list:
+            return (kind.__name__, tuple(flat(v, f"{hint}_{i}") for i, v in enumerate(value)))
+        if kind is dict:
+            return ("dict", tuple(value), tuple(flat(v, f"{hint}_{k}") for k, v in value.items()))
+        if isinstance(value, tuple) and hasattr(value, "_fields"):
+            return ("namedtuple", kind, tuple(flat(v, f"{hint}_{i}") for i, v in enumerate(value)))
+        if kind is Undefined:
+            return ("undefined", value.name, value.reason)
+        try:
+            hash(value)
+        except TypeError:
+            return ("static", kind, Unhashable(value))
+        return ("static", kind, value)
+
+    struct = tuple(flat(env[name], name) for name in names)
+    return struct, leaves, hints
+
+
+def unflatten_env(struct, leaves, names):
+    def build(s):
+        tag = s[0]
+        if tag == "T":
+            return leaves[s[1]]
+        if tag == "param":
+            return s[1].value
+        if tag == "tuple":
+            return tuple(build(c) for c in s[1])
+        if tag == "list":
+            return [build(c) for c in s[1]]
+        if tag == "dict":
+            return {k: build(c) for k, c in zip(s[1], s[2])}
+        if tag == "namedtuple":
+            return s[1](*(build(c) for c in s[2]))
+        if tag == "undefined":
+            return Undefined(s[1], s[2])
+        value = s[2]
+        return value.value if isinstance(value, Unhashable) else value
+    return {name: build(s) for name, s in zip(names, struct)}
+
+
+def env_key(struct, leaves):
+    return struct, tuple((tuple(t.shape), t.dtype) for t in leaves)
+
+
+# ---- run-time pieces ------------------------------------------------------------------
+
+class GraphSegment:
+    """A compiled graph for statements ``[start, stop)``.
+
+    The environment after it (``out_names``: every variable, or only the return value
+    when the function ends here) is ``out_struct`` rebuilt with, per tensor leaf, a new
+    tensor from the graph's outputs (``("new", k)``) or one of the segment's input objects
+    (``("input", i)``, which keeps tensor identity)."""
+
+    def __init__(self, executable, start, stop, out_names, out_struct, out_leaves,
+                 input_writes):
+        self.executable = executable
+        self.start, self.stop = start, stop
+        self.out_names = out_names
+        self.out_struct = out_struct
+        self.out_leaves = out_leaves
+        self.input_writes = input_writes    # [(input index, output index)]
+        self.fallback = None                # the FallbackStatement at ``stop``, if any
+
+    def run(self, inputs):
+        """Run on the input tensors; returns the environment after the segment."""
+        outs = self.executable.fn(*[t._data for t in inputs])
+        for i, k in self.input_writes:
+            inputs[i]._data = outs[k]
+        leaves = [inputs[k] if kind == "input" else Tensor._wrap(outs[k])
+                  for kind, k in self.out_leaves]
+        return unflatten_env(self.out_struct, leaves, self.out_names)
+
+
+class FallbackStatement:
+    """One top-level statement run as Python at call time, and the graph segments that
+    follow it (one per environment key, captured on first use)."""
+
+    def __init__(self, index, fn, construct, location):
+        self.index = index
+        self.fn = fn
+        self.construct = construct
+        self.location = location
+        self.continuations = {}
+        self.lock = threading.Lock()
+
+    def run(self, env, names):
+        values = self.fn(*[env[n] for n in names])
+        return dict(zip(names, values))
+
+
+class Program:
+    """``program(leaves) -> result`` for ``Entry.program``: check the Python guards, run
+    the first segment on the call's tensors, then fallbacks and the segments after them."""
+
+    def __init__(self, builder, first, guards):
+        self.builder = builder
+        self.first = first
+        self.guards = guards
+
+    def __call__(self, leaves):
+        failure = self.guards.check()
+        if failure is not None:
+            raise GuardFailure(-1, failure)
+        builder = self.builder
+        names = builder.names
+        segment, inputs = self.first, list(leaves)
+        while True:
+            env = segment.run(inputs)
+            fallback = segment.fallback
+            if fallback is None:
+                return builder.result(env)
+            env = fallback.run(env, names)
+            if builder.returned(env) or fallback.index + 1 >= builder.n_statements:
+                return builder.result(env)
+            struct, inputs, hints = flatten_env(env, names)
+            key = env_key(struct, inputs)
+            segment = fallback.continuations.get(key)
+            if segment is None:
+                with fallback.lock:
+                    segment = fallback.continuations.get(key)
+                    if segment is None:
+                        segment = builder.continuation(fallback.index + 1, struct, inputs,
+                                                       hints)
+                        fallback.continuations[key] = segment
