@@ -3,6 +3,7 @@ from .options import validate
 from .function import JitFunction, Lowered
 from .explain import explain, Explanation
 from .mutable import mutable
+from ..capture.ast.errors import JitSyntaxError
 
 
 def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False,

@@ -11,6 +11,7 @@ import inspect
 import types
 
 from ... import pytree
+from ...nn.cell import Cell
 from ...ir.graph import Literal
 from ...ops.primitive import state
 from ..base import Capture, ConcretizationError, capture_scope
@@ -196,6 +197,9 @@ class AstBuilder:
         with capture_scope(capture):
             if self.cell is not None:
                 capture.note_cell(self.cell)
+            for value in env.values():
+                if isinstance(value, Cell):        # a jitted construct's ``self``
+                    capture.note_cell(value)
             while index < self.n_statements and not self.returned(env):
                 mark = capture.mark()
                 try:

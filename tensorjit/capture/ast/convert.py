@@ -39,7 +39,9 @@ def is_user_code(fn):
         return False
     filename = code.co_filename
     if filename.startswith("<"):
-        return False
+        # typed into a REPL or made by exec(): user code whose source may be missing
+        # (the top level reports it; callees then run as plain Python)
+        return not filename.startswith("<tensorjit")
     filename = os.path.abspath(filename)
     if filename.startswith(_USER_INSIDE_PACKAGE):
         return True

@@ -42,7 +42,13 @@ def undefined(*names):
 
 
 def retval(value):
-    return None if isinstance(value, Undefined) else value
+    """The function's result: ``None`` if no ``return`` ran; a variable that is undefined
+    on this path raises its error."""
+    if type(value) is Undefined:
+        if value.name == "_tj_ret":
+            return None
+        value._fail()
+    return value
 
 
 # ---- statements -----------------------------------------------------------------------
