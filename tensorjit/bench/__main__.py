@@ -1,0 +1,4 @@
+"""``python -m tensorjit.bench [simple|conv|attention|all]``: see ``cli.py``."""
+from .cli import main
+
+raise SystemExit(main())

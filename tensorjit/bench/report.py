@@ -1,0 +1,260 @@
+"""Printing the seed's tables, the peers and the ratios; the JSON file and the PNG chart."""
+import json
+import math
+
+from .peers import DISPLAY, mindspore_row_spec
+
+OK = "ok"
+
+
+def fmt_time(seconds):
+    if seconds is None or not math.isfinite(seconds):
+        return "-"
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.3g} ms"
+    return f"{seconds * 1e6:.3g} µs"
+
+
+def fmt_ratio(ratio):
+    if ratio is None:
+        return "-"
+    if ratio >= 1:
+        return f"{ratio:.2f}x (tensorjit {ratio:.2f}x faster)"
+    return f"{ratio:.2f}x (tensorjit {1 / ratio:.2f}x slower)"
+
+
+def best_row(rows, jitted_only=False):
+    ok = [r for r in rows if r["status"] == OK and (not jitted_only or r["id"] != "eager")]
+    return min(ok, key=lambda r: r["per_call_s"]) if ok else None
+
+
+def check_cell(r):
+    if r["status"] == OK:
+        err = r.get("max_rel_err")
+        return "ok" if not err else f"ok ({err:.0e})"
+    if r["status"] == "not available":
+        return "not available"
+    return f"{r['status']}: {r.get('error') or ''}".strip()
+
+
+def _md_row(cells):
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def prepare_cell(r):
+    if r.get("prepare_cold_s") is not None:
+        return f"{fmt_time(r['prepare_cold_s'])} cold / {fmt_time(r['prepare_s'])} warm"
+    return fmt_time(r["prepare_s"])
+
+
+def case_table(case):
+    """The seed's table layout for one case, as Markdown."""
+    n = case["iterations"]
+    rows = [r for g in case["groups"] for r in g]
+    best = best_row(rows)
+    header = ["enable jit", "jit level", "capture mode", "backend", "fullgraph",
+              "time to prepare", f"time to run {n} times", "per call", "check"]
+    lines = [_md_row(header), _md_row(["---"] * len(header))]
+    for gi, group in enumerate(case["groups"]):
+        if gi:
+            lines.append("|" * (len(header) + 1))
+        for r in group:
+            spec = r["row"]
+            cells = _row_cells(spec)
+            run = fmt_time(r["run_s"])
+            if best is not None and r is best:
+                run = f"**{run}**"
+            if not spec["seed"]:
+                cells[2] += " +"
+            lines.append(_md_row(cells + [prepare_cell(r), run,
+                                              fmt_time(r["per_call_s"]), check_cell(r)]))
+    return "\n".join(lines)
+
+
+def _row_cells(spec):
+    if spec["capture_mode"] is None:
+        return ["false", "-", "-", "-", "-"]
+    return ["true", "-" if spec["backend"] == "GE" else spec["jit_level"],
+            spec["capture_mode"], spec["backend"], "true" if spec["fullgraph"] else "false"]
+
+
+def peer_variant(p):
+    if p["peer"] != "mindspore":
+        return p["variant"]
+    if p["variant"] == "eager":
+        return "PyNative (no jit)"
+    spec = mindspore_row_spec(p["variant"])
+    parts = [spec.capture_mode, "GE" if spec.backend == "GE" else spec.jit_level]
+    if spec.fullgraph:
+        parts.append("fullgraph")
+    return f"mindspore.jit({', '.join(parts)})"
+
+
+def peer_table(case):
+    n = case["iterations"]
+    rows = [r for g in case["groups"] for r in g]
+    best = best_row(rows)
+    header = ["peer", "version", "variant", "time to prepare", f"time to run {n} times",
+              "per call", "vs tensorjit best", "check"]
+    lines = [_md_row(header), _md_row(["---"] * len(header))]
+    for p in case["peers"]:
+        version = p["version"] or "not installed"
+        if p["status"] == "not installed":
+            lines.append(_md_row([DISPLAY[p["peer"]], "not installed", p["variant"], "-", "-",
+                                  "-", "-", "-"]))
+            continue
+        ratio = None
+        if best is not None and p["status"] == OK and p["per_call_s"]:
+            ratio = p["per_call_s"] / best["per_call_s"]
+        p["ratio_to_best"] = ratio
+        run = fmt_time(p["run_s"])
+        if p.get("extrapolated_from"):
+            run = f"~{run} (from {p['extrapolated_from']} runs)"
+        lines.append(_md_row([DISPLAY[p["peer"]], version, peer_variant(p),
+                              fmt_time(p["prepare_s"]), run,
+                              fmt_time(p["per_call_s"]), fmt_ratio(ratio), check_cell(p)]))
+    return "\n".join(lines)
+
+
+def case_text(case):
+    rows = [r for g in case["groups"] for r in g]
+    best = best_row(rows)
+    parts = [f"### {case['title']}", "", case["description"], "", case_table(case), ""]
+    if any(not r["row"]["seed"] for r in rows):
+        parts += ["(+: a configuration not in seed 000's table for this workload)", ""]
+    if case["peers"]:
+        what = (f"tensorjit best = {best['id']}, {fmt_time(best['per_call_s'])} per call"
+                if best else "no tensorjit row ran")
+        parts += [f"Peers, same run, same inputs and weights ({what}; "
+                  "ratio = peer per call / tensorjit best per call, above 1 = tensorjit "
+                  "faster):", "", peer_table(case), ""]
+    line = numpy_ratio_line(case)
+    if line:
+        parts += [line, ""]
+    return "\n".join(parts)
+
+
+def numpy_ratio_line(case):
+    """Issue 3's printout: per call, raw NumPy vs eager and jitted tensorjit."""
+    if case["workload"] != "simple":
+        return None
+    rows = {r["id"]: r for g in case["groups"] for r in g}
+    numpy_row = next((p for p in case["peers"] if p["peer"] == "numpy" and p["status"] == OK),
+                     None)
+    if numpy_row is None:
+        return None
+    base = numpy_row["per_call_s"]
+    parts = [f"raw NumPy {fmt_time(base)}"]
+    eager = rows.get("eager")
+    if eager and eager["status"] == OK:
+        parts.append(f"tensorjit eager {fmt_time(eager['per_call_s'])} "
+                     f"({eager['per_call_s'] / base:.2f}x)")
+    trace = rows.get("trace.O0")
+    if trace and trace["status"] == OK:
+        parts.append(f"jit(trace, O0) {fmt_time(trace['per_call_s'])} "
+                     f"({trace['per_call_s'] / base:.2f}x)")
+    best = best_row(rows.values(), jitted_only=True)
+    if best is not None and best["id"] != "trace.O0":
+        parts.append(f"best jitted ({best['id']}) {fmt_time(best['per_call_s'])} "
+                     f"({best['per_call_s'] / base:.2f}x)")
+    text = "Per call, 2x3 a*b+c: " + " | ".join(parts)
+    inter = case.get("interleaved")
+    if inter:
+        parts = [f"raw NumPy {fmt_time(inter['numpy'])}"]
+        parts += [f"jit({k.replace('.', ', ')}) {fmt_time(v)} ({v / inter['numpy']:.2f}x)"
+                  for k, v in inter.items() if k != "numpy"]
+        text += ("\nSame, measured in alternation (best of 7 rounds, robust to background "
+                 "load): " + " | ".join(parts))
+        ratio = min(v for k, v in inter.items() if k != "numpy") / inter["numpy"]
+    elif best is not None:
+        ratio = best["per_call_s"] / base
+    else:
+        return text
+    text += f"\njitted / raw NumPy per call: {ratio:.2f}x (target: at most 1.5x)"
+    case["jitted_over_numpy"] = ratio
+    return text
+
+
+def summary_lines(cases):
+    """One plain sentence per case: tensorjit's best against each installed peer."""
+    lines = []
+    for case in cases:
+        rows = [r for g in case["groups"] for r in g]
+        best = best_row(rows)
+        if best is None:
+            lines.append(f"- {case['title']}: no tensorjit row ran.")
+            continue
+        by_peer = {}
+        for p in case["peers"]:
+            if p["status"] == OK and p.get("per_call_s"):
+                name = DISPLAY[p["peer"]] + ("" if p["peer"] != "torch.compile" else ".compile")
+                if name not in by_peer or p["per_call_s"] < by_peer[name]["per_call_s"]:
+                    by_peer[name] = p
+        bits = []
+        for name, p in by_peer.items():
+            ratio = p["per_call_s"] / best["per_call_s"]
+            verdict = (f"tensorjit {ratio:.2f}x faster" if ratio >= 1
+                       else f"tensorjit {1 / ratio:.2f}x slower")
+            bits.append(f"{name} best ({peer_variant(p)}) {fmt_time(p['per_call_s'])}: {verdict}")
+        lines.append(f"- {case['title']}: tensorjit best {best['id']} "
+                     f"{fmt_time(best['per_call_s'])} per call"
+                     + ("; " + "; ".join(bits) if bits else "") + ".")
+    return lines
+
+
+def write_json(path, data):
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1, default=str)
+
+
+def write_png(path, cases):
+    """Time to prepare and time per run for every row and peer, log scale. Returns False
+    when matplotlib is not installed."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    shown = [c for c in cases if any(r["status"] == OK for g in c["groups"] for r in g)]
+    if not shown:
+        return False
+    heights = []
+    for case in shown:
+        n = sum(1 for g in case["groups"] for r in g if r["status"] == OK)
+        n += sum(1 for p in case["peers"] if p["status"] == OK)
+        heights.append(max(n, 2) * 0.32 + 1.0)
+    fig, axes = plt.subplots(len(shown), 1, figsize=(10, sum(heights)),
+                             gridspec_kw={"height_ratios": heights}, squeeze=False)
+    for ax, case in zip(axes[:, 0], shown):
+        labels, prep, run = [], [], []
+        for g in case["groups"]:
+            for r in g:
+                if r["status"] == OK:
+                    labels.append(f"tensorjit {r['id']}")
+                    prep.append(r["prepare_s"])
+                    run.append(r["per_call_s"])
+        for p in case["peers"]:
+            if p["status"] == OK:
+                labels.append(f"{DISPLAY[p['peer']]} {peer_variant(p)}")
+                prep.append(p["prepare_s"])
+                run.append(p["per_call_s"])
+        ys = range(len(labels))
+        ax.barh([y - 0.2 for y in ys], [max(v, 1e-9) for v in prep], height=0.4,
+                label="time to prepare (first call)")
+        ax.barh([y + 0.2 for y in ys], [max(v, 1e-9) for v in run], height=0.4,
+                label="time per run")
+        ax.set_yticks(list(ys))
+        ax.set_yticklabels(labels, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xscale("log")
+        ax.set_xlabel("seconds (log scale)")
+        ax.set_title(case["title"], fontsize=10)
+        ax.grid(axis="x", which="both", alpha=0.3)
+        ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
