@@ -153,6 +153,10 @@ def convert_program(fn):
         functions = transform.statement_functions(conversion, node)
         codes = _compile(functions, code, filename)
         codes.sort(key=lambda c: int(c.co_name.rsplit("_", 1)[1]))
+        # errors and IR source notes name the user's function, not ``_tj_stmt_3``
+        codes = [c.replace(co_name=code.co_name, co_qualname=code.co_qualname) for c in codes]
+        for c in codes:
+            CONVERTED_CODES.add(c)
         converted = _ConvertedProgram(codes, conversion, filename, fn.__qualname__)
         _PROGRAM[code] = converted
     return converted

@@ -41,6 +41,11 @@ def undefined(*names):
     return tuple(Undefined(n) for n in names)
 
 
+def deleted(*names):
+    """``del a, b``: the names are unbound from here on."""
+    return tuple(Undefined(n, "it was deleted with 'del'") for n in names)
+
+
 def retval(value):
     """The function's result: ``None`` if no ``return`` ran; a variable that is undefined
     on this path raises its error."""

@@ -49,7 +49,7 @@ _UNSUPPORTED_STATEMENTS = {
     ast.With: "'with' statement",
     ast.AsyncWith: "'async with' statement",
     ast.AsyncFor: "'async for' statement",
-    ast.Delete: "'del' statement",
+    ast.Delete: "'del' of an item or attribute",
     ast.ClassDef: "class definition",
     ast.Match: "'match' statement",
 }
@@ -423,6 +423,16 @@ class _Converter(ast.NodeTransformer):
             kind = "global" if writes[0] in self.declared_global else "nonlocal"
             return self._mark(f"assignment to {kind} variable {writes[0]!r}", node, result)
         return result
+
+    def visit_Delete(self, node):
+        """``del name`` unbinds: the name becomes undefined (an error if used later)."""
+        if not all(isinstance(t, ast.Name) for t in node.targets):
+            return self.generic_visit(node)
+        names = [t.id for t in node.targets]
+        if any(n in self.declared_global or n in self.declared_nonlocal for n in names):
+            return self._mark("'del' of a global variable", node, node)
+        value = _call_helper("deleted", *[_const(n) for n in names])
+        return _located(ast.Assign(targets=[_tuple(names, ast.Store())], value=value), node)
 
     def visit_FunctionDef(self, node):
         # a function defined inside: converted in its own scope
