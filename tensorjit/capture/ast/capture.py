@@ -14,7 +14,7 @@ from ... import pytree
 from ...nn.cell import Cell
 from ...ir.graph import Literal
 from ...ops.primitive import state
-from ..base import Capture, ConcretizationError, capture_scope
+from ..base import Capture, CaptureError, ConcretizationError, capture_scope, source_info
 from . import convert, runtime, transform
 from .build import ControlFlowError, Undefined
 from .errors import JitSyntaxError, Unsupported
@@ -33,6 +33,17 @@ class AstCapture(Capture):
         self.python_guards = guards
         self.format_values = []        # tensors inside f-strings (runtime.fmt)
         self._rebinds = []             # (tensor, previous _var) for rollback
+
+    def value_of(self, t):
+        var = t._var
+        if var is not None and id(var) not in self.known:
+            raise CaptureError(
+                f"{source_info(3) or 'user code'}: this tensor belongs to another graph: "
+                f"either it was computed inside a tensor-dependent branch or loop body and "
+                f"escaped it through a list, dict or attribute (assign it to a variable "
+                f"instead), or it was stored by an earlier jitted call (pass it as an "
+                f"argument)")
+        return super().value_of(t)
 
     def note_python_reads(self, fn, global_names):
         self.python_guards.note(fn, global_names)

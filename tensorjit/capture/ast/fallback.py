@@ -13,6 +13,7 @@ to a graph as inputs (the same object at two names is one input); Parameters and
 other Python value are part of the key (Parameters by identity: graphs read them as refs).
 """
 import threading
+import types
 
 from ...tensor import Tensor, Parameter
 from ...ops.effects import GuardFailure
@@ -35,7 +36,9 @@ class PythonGuards:
     def note(self, fn, global_names):
         namespace = fn.__globals__
         for name in global_names:
-            if name in namespace:
+            # modules (``ops``, ``np``, ``math``) are not guarded: rebinding a module name is
+            # vanishingly rare (reload keeps the object) and guards cost the fast path
+            if name in namespace and not isinstance(namespace[name], types.ModuleType):
                 key = ("global", id(namespace), name)
                 if key not in self.items:
                     self.items[key] = (_global_getter(namespace, name), namespace[name],
