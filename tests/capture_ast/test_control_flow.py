@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tensorjit as ms
-from tensorjit import Tensor, Parameter, nn, ops
+from tensorjit import Tensor, Parameter, nn
 
 from programs import CASES
 from .helpers import t, close, compiles
@@ -231,3 +231,24 @@ def test_celllist_loop_with_data_dependent_if_and_unrolled_layers():
     assert compiles(jitted) == 1
     names = jitted.lower(x).graph.primitive_names()
     assert names.count("cond") == 6 and names.count("dense") + names.count("matmul") >= 3
+
+
+def test_print_and_parameter_update_inside_a_tensor_while(capsys):
+    steps = Parameter(Tensor(np.zeros((), np.float32)), name="steps", requires_grad=False)
+
+    def program(x):
+        while x.sum() < 10:
+            print("x =", x)
+            steps.assign_value(steps + 1)
+            x = x * 2
+        return x
+
+    jitted = ms.jit(program)
+    close(jitted(t(1, 1)), t(8, 8))
+    close(jitted(t(3, 3)), t(6, 6))
+    assert steps.item() == 4
+    assert capsys.readouterr().out.splitlines() == ["x = [1. 1.]", "x = [2. 2.]",
+                                                    "x = [4. 4.]", "x = [3. 3.]"]
+    assert compiles(jitted) == 1
+    assert "while_loop_effect" in jitted.lower(t(1, 1)).graph.primitive_names()
+    assert steps.item() == 4                      # lowering does not run the graph

@@ -124,3 +124,18 @@ def test_second_order_through_a_graph_while_loop_is_a_clear_error():
     with pytest.raises(NotImplementedError, match="second-order gradients through a "
                                                   "tensor-dependent while loop"):
         second(t(1.0, 1.0))
+
+
+def test_second_order_through_a_data_dependent_if():
+    def cubic_or_square(x):
+        if x.sum() > 0:
+            return (x ** 3).sum()
+        return (x * x).sum()
+
+    second = ms.jit(ms.grad(lambda x: ms.grad(cubic_or_square)(x).sum()))
+    for values in ([1.0, 2.0], [-1.0, -2.0]):
+        x = Tensor(np.array(values, np.float32))
+        v = np.array(values)
+        expected = 6 * v if v.sum() > 0 else np.full_like(v, 2.0)
+        np.testing.assert_allclose(second(x).asnumpy(), expected, rtol=1e-5)
+    assert compiles(second) == 1

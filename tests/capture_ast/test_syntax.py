@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import tensorjit as ms
-from tensorjit import Tensor, nn, ops
+from tensorjit import Tensor, nn
 
 from .helpers import t, close, compiles
 

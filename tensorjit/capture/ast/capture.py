@@ -13,7 +13,6 @@ import types
 from ... import pytree
 from ...nn.cell import Cell
 from ...ir.graph import Literal
-from ...ops.primitive import state
 from ..base import Capture, CaptureError, ConcretizationError, capture_scope, source_info
 from . import convert, runtime, transform
 from .build import ControlFlowError, Undefined
