@@ -52,14 +52,19 @@ class Emitter:
             self.names[var] = name
         return name
 
-    def value(self, value):
+    def value(self, value, weak=False):
+        """Source for a node input or output. A Literal becomes a plain Python number only
+        with ``weak``: see ``literal``; otherwise a typed NumPy scalar."""
         if isinstance(value, Literal):
-            return self.literal(value.value)
+            if weak:
+                return self.literal(value.value)
+            return self.bind_global(f"lit_{value.value.dtype.name}", value.value[()])
         return self.names[value]
 
     def literal(self, array):
-        """A 0-d constant as source. A Python number is 'weak' in NumPy's promotion, so
-        it takes its array operand's dtype -- which our graphs guarantee is its own."""
+        """A 0-d constant as a Python number. NumPy treats a Python number as 'weak': it
+        takes the dtype of the array it meets. That is the literal's own dtype only when
+        the node has an array input of that dtype (see ``emit_node``)."""
         item = array.item()
         if array.dtype == np.bool_:
             return repr(bool(item))
@@ -160,7 +165,9 @@ def emit_node(node, emitter):
     special = _SPECIAL.get(prim.name)
     if special is not None:
         return special(node, emitter)
-    args = [emitter.value(v) for v in node.inputs]
+    array_dtypes = {v.aval.dtype for v in node.inputs if not isinstance(v, Literal)}
+    args = [emitter.value(v, weak=isinstance(v, Literal) and v.aval.dtype in array_dtypes)
+            for v in node.inputs]
     if prim.codegen is not None and not node.params:
         expr = prim.codegen.format(*args)
     else:

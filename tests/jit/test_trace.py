@@ -426,3 +426,18 @@ def test_zero_dim_inputs_through_the_fast_path():
         out = jitted(a, b, c)
         assert out.shape == () and out.item() == 7.0
         assert float(out + 1) == 8.0
+
+
+@pytest.mark.parametrize("level", ["O0", "O1"])
+def test_literals_keep_their_dtype_when_no_array_operand_fixes_it(level):
+    # NumPy gives Python numbers the dtype of the array they meet; where(c, 1.0, 0.0) has
+    # none, so generated code must not write plain Python numbers there
+    @ms.jit(capture_mode="trace", jit_level=level)
+    def g(x):
+        return ops.where(x > 0, Tensor(np.float32(1.0)), Tensor(np.float32(0.0))), Tensor(
+            np.float16(2.0))
+
+    for _ in range(3):
+        out, constant = g(Tensor(np.array([1.0, -1.0], np.float32)))
+        assert out.dtype == ms.float32 and constant.dtype == ms.float16
+        np.testing.assert_array_equal(out.asnumpy(), [1.0, 0.0])
