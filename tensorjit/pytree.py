@@ -1,5 +1,7 @@
 """Nested Python containers of tensors: flatten to (tensor leaves, hashable structure)
 and rebuild. The structure holds every non-tensor value, so it can be a cache key."""
+import weakref
+
 import numpy as np
 
 from .tensor import Tensor
@@ -7,21 +9,60 @@ from .tensor import Tensor
 TENSOR = ("T",)
 
 
-class Unhashable:
-    """Stands in a structure for a value that cannot be hashed: compared by identity."""
-    __slots__ = ("value",)
+class Identity:
+    """Stands in a structure (a cache key) for an object compared by identity: one that
+    cannot be hashed, or whose hash is its identity (a Cell, a function). Held by weak
+    reference where the object allows it, so a cache key does not keep it alive."""
+    __slots__ = ("_ref", "_strong", "_hash")
 
     def __init__(self, value):
-        self.value = value
+        self._hash = id(value)
+        try:
+            self._ref, self._strong = weakref.ref(value), None
+        except TypeError:
+            self._ref, self._strong = None, value
+
+    @property
+    def value(self):
+        return self._strong if self._ref is None else self._ref()
+
+    @property
+    def weak(self):
+        return self._ref is not None
 
     def __eq__(self, other):
-        return isinstance(other, Unhashable) and other.value is self.value
+        if not isinstance(other, Identity) or other._hash != self._hash:
+            return False
+        mine = self.value
+        return mine is not None and mine is other.value
 
     def __hash__(self):
-        return id(self.value)
+        return self._hash
 
     def __repr__(self):
         return f"<{type(self.value).__name__} object>"
+
+
+def static_key(value):
+    """``value`` itself where it hashes by value; else an Identity standing for it."""
+    kind = type(value)
+    if kind.__hash__ is object.__hash__ and kind.__eq__ is object.__eq__:
+        return Identity(value)
+    try:
+        hash(value)
+    except TypeError:
+        return Identity(value)
+    return value
+
+
+def identities(key):
+    """The weakly held objects a (nested tuple) key depends on."""
+    if isinstance(key, Identity):
+        value = key.value
+        return [value] if key.weak and value is not None else []
+    if isinstance(key, tuple):
+        return [obj for part in key for obj in identities(part)]
+    return []
 
 
 def flatten(value, leaves):
@@ -40,11 +81,7 @@ def flatten(value, leaves):
         return ("dict", keys, tuple(flatten(value[k], leaves) for k in keys))
     if isinstance(value, tuple) and hasattr(value, "_fields"):      # namedtuple
         return ("namedtuple", kind, tuple(flatten(v, leaves) for v in value))
-    try:
-        hash(value)
-    except TypeError:
-        return ("static", Unhashable(value))
-    return ("static", value)
+    return ("static", static_key(value))
 
 
 def unflatten(structure, leaves):
@@ -65,7 +102,7 @@ def _build(structure, it):
     if tag == "namedtuple":
         return structure[1](*(_build(s, it) for s in structure[2]))
     value = structure[1]
-    return value.value if isinstance(value, Unhashable) else value
+    return value.value if isinstance(value, Identity) else value
 
 
 def describe(structure):

@@ -9,8 +9,9 @@ thread-safe; concurrent first calls with one key compile once.
 import collections
 import threading
 import types
+import weakref
 
-from ..pytree import Unhashable
+from ..pytree import Identity, identities, static_key
 
 DEFAULT_MAX_ENTRIES = 1024
 
@@ -22,6 +23,9 @@ class CompileCache:
         self.size = 0
         self.lock = threading.RLock()
         self.compile_locks = {}
+        # keys that mention an object (a Cell, a method's self) go when the object does
+        self.keys_of_owner = {}                       # id(object) -> {key}
+        self.owner_refs = {}                          # weakref -> id(object)
 
     def candidates(self, key, shapes):
         with self.lock:
@@ -33,6 +37,8 @@ class CompileCache:
 
     def add(self, key, entry):
         with self.lock:
+            if key not in self.buckets:
+                self._watch_owners(key)
             self.buckets.setdefault(key, []).insert(0, entry)
             self.buckets.move_to_end(key)
             self.size += 1
@@ -42,8 +48,28 @@ class CompileCache:
                     old_bucket.pop()          # only this key: drop its oldest entry
                     self.size -= 1
                     continue
-                del self.buckets[old_key]
-                self.size -= len(old_bucket)
+                self._drop(old_key)
+
+    def _drop(self, key):
+        bucket = self.buckets.pop(key, None)
+        if bucket is not None:
+            self.size -= len(bucket)
+        self.compile_locks.pop(key, None)
+
+    def _watch_owners(self, key):
+        for owner in identities(key):
+            oid = id(owner)
+            keys = self.keys_of_owner.get(oid)
+            if keys is None:
+                keys = self.keys_of_owner[oid] = set()
+                self.owner_refs[weakref.ref(owner, self._owner_died)] = oid
+            keys.add(key)
+
+    def _owner_died(self, ref):
+        with self.lock:
+            oid = self.owner_refs.pop(ref, None)
+            for key in self.keys_of_owner.pop(oid, ()):
+                self._drop(key)
 
     def promote(self, key, entry):
         """Move an entry that just served a call to the front of its bucket."""
@@ -70,26 +96,18 @@ class CompileCache:
 CACHE = CompileCache()
 
 
-def _value_key(value):
-    try:
-        hash(value)
-        return value
-    except TypeError:
-        return Unhashable(value)
-
-
 def function_key(fn):
     """What makes two callables compile to the same graphs: the code, the globals it
     reads, its defaults and the values captured in its closure."""
     if isinstance(fn, types.MethodType):
-        return ("method", function_key(fn.__func__), Unhashable(fn.__self__))
+        return ("method", function_key(fn.__func__), Identity(fn.__self__))
     if isinstance(fn, types.FunctionType):
-        closure = tuple(_value_key(c.cell_contents) if _cell_filled(c) else "<empty>"
+        closure = tuple(static_key(c.cell_contents) if _cell_filled(c) else "<empty>"
                         for c in (fn.__closure__ or ()))
-        defaults = tuple(_value_key(d) for d in (fn.__defaults__ or ()))
+        defaults = tuple(static_key(d) for d in (fn.__defaults__ or ()))
         kwdefaults = tuple(sorted((k, repr(v)) for k, v in (fn.__kwdefaults__ or {}).items()))
         return ("function", fn.__code__, id(fn.__globals__), closure, defaults, kwdefaults)
-    return ("object", Unhashable(fn))
+    return ("object", Identity(fn))
 
 
 def _cell_filled(cell):

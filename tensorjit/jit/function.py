@@ -259,9 +259,7 @@ class JitFunction:
     def compile_graph(self, graph, name=None):
         """Optimize ``graph`` at this function's jit_level and compile it with its backend
         (captures that produce several graphs call this for each)."""
-        optimize(graph, self.opts.jit_level, self.opts.options)
-        return backends.compile(graph, self.opts.backend, name=_identifier(name or self.name),
-                                options=self.opts.options)
+        return compile_graph(graph, self.opts, name or self.name)
 
     # ---- lowering ---------------------------------------------------------------------
     def lower(self, *args, **kwargs):
@@ -276,6 +274,12 @@ class JitFunction:
 
 _MISS = object()
 _NOT_RUN = object()
+
+
+def compile_graph(graph, opts, name):
+    """Optimize ``graph`` for ``opts`` (a JitOptions) and compile it with its backend."""
+    optimize(graph, opts.jit_level, opts.options)
+    return backends.compile(graph, opts.backend, name=_identifier(name), options=opts.options)
 
 
 def _identifier(name):

@@ -17,7 +17,7 @@ import types
 
 from ...tensor import Tensor, Parameter
 from ...ops.effects import GuardFailure
-from ...pytree import Unhashable
+from ...pytree import Identity, static_key
 from .build import Undefined, same_value
 
 _MISSING = object()
@@ -41,7 +41,8 @@ class PythonGuards:
             if name in namespace and not isinstance(namespace[name], types.ModuleType):
                 key = ("global", id(namespace), name)
                 if key not in self.items:
-                    self.items[key] = (_global_getter(namespace, name), namespace[name],
+                    self.items[key] = (_global_getter(namespace, name),
+                                       _expected(namespace[name]),
                                        f"global {name!r} of {fn.__module__}")
         code = fn.__code__
         for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
@@ -53,18 +54,29 @@ class PythonGuards:
                 continue
             key = ("cell", id(cell))
             if key not in self.items:
-                self.items[key] = (_cell_getter(cell), value,
+                self.items[key] = (_cell_getter(cell), _expected(value),
                                    f"closure variable {name!r} of {fn.__qualname__}")
 
     def check(self):
         """None if every fact still holds, else a description of the first that fails."""
         for getter, expected, label in self.items.values():
-            if not same_value(getter(), expected):
+            if isinstance(expected, Identity):
+                if getter() is not expected.value:
+                    return f"{label} changed (was {_short(expected.value)})"
+            elif not same_value(getter(), expected):
                 return f"{label} changed (was {_short(expected)})"
         return None
 
     def descriptions(self):
-        return [f"{label} is {_short(expected)}" for _, expected, label in self.items.values()]
+        return [f"{label} is {_short(e.value if isinstance(e, Identity) else e)}"
+                for _, e, label in self.items.values()]
+
+
+def _expected(value):
+    """What a guard compares with: objects compared by identity are held weakly, so a
+    compiled entry does not keep alive the Cells and functions it was built from."""
+    key = static_key(value)
+    return key if isinstance(key, Identity) else value
 
 
 def _global_getter(namespace, name):
@@ -95,7 +107,7 @@ def flatten_env(env, names):
     def flat(value, hint):
         if isinstance(value, Tensor):
             if isinstance(value, Parameter) and value._var is None:
-                return ("param", Unhashable(value))
+                return ("param", Identity(value))
             k = index.get(id(value))
             if k is None:
                 k = index[id(value)] = len(leaves)
@@ -114,7 +126,7 @@ def flatten_env(env, names):
         try:
             hash(value)
         except TypeError:
-            return ("static", kind, Unhashable(value))
+            return ("static", kind, Identity(value))
         return ("static", kind, value)
 
     struct = tuple(flat(env[name], name) for name in names)
@@ -139,7 +151,7 @@ def unflatten_env(struct, leaves, names):
         if tag == "undefined":
             return Undefined(s[1], s[2])
         value = s[2]
-        return value.value if isinstance(value, Unhashable) else value
+        return value.value if isinstance(value, Identity) else value
     return {name: build(s) for name, s in zip(names, struct)}
 
 

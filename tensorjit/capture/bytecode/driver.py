@@ -2,9 +2,11 @@
 graph, and hand the rest of the call to the next segment."""
 import time
 import types
+import weakref
 
 import numpy as np
 
+from ... import pytree
 from ...aval import ShapedArray
 from ...tensor import Tensor
 from ..base import Capture, capture_scope, WeakScalarTracer
@@ -47,6 +49,7 @@ class SegmentState:
         self.slot_tracers = {}
         self.input_of = {}              # id(tracer) -> (slot, input var)
         self.root_slots = root_slots    # slots whose types the cache key already fixes
+        self.weak_ids = program.owner_ids   # objects not to keep alive (values.TWeak)
 
     # ---- values coming in --------------------------------------------------------------
     def resolve(self, slot):
@@ -111,8 +114,9 @@ class SegmentState:
     def prelude(self, fn, args, kwargs):
         """A pure operation on run-time values, run before the graph on every call."""
         memo = {}
-        arg_templates = [freeze(a, self._no_tracers, self.owned, memo) for a in args]
-        kw_templates = {k: freeze(v, self._no_tracers, self.owned, memo)
+        arg_templates = [freeze(a, self._no_tracers, self.owned, memo, self.weak_ids)
+                         for a in args]
+        kw_templates = {k: freeze(v, self._no_tracers, self.owned, memo, self.weak_ids)
                         for k, v in kwargs.items()}
         value = fn(*[build(t, self.env) for t in arg_templates],
                    **{k: build(t, self.env) for k, t in kw_templates.items()})
@@ -158,7 +162,12 @@ class SegmentState:
 
 class Driver:
     def __init__(self, jit_function):
-        self.jit_function = jit_function
+        # a program outlives calls and may be shared by equal jitted callables: it keeps
+        # what it needs, and the JitFunction only weakly (for explain's event log)
+        self.jit_function_ref = weakref.ref(jit_function)
+        self.fn_key = jit_function.fn_key
+        self.name = jit_function.name
+        self.opts = jit_function.opts
         self.fullgraph = jit_function.opts.fullgraph
 
     # ---- the first call -------------------------------------------------------------------
@@ -169,13 +178,15 @@ class Driver:
         program.slot_count = len(leaves)
         program.root_slots = frozenset(range(len(leaves)))
         program.uses_cells = False
+        program.owner_ids = frozenset(id(obj) for obj in pytree.identities(
+            (self.fn_key, struct)))
         env = dict(enumerate(leaves))
         snapshot = self._initial_snapshot(program, struct, env)
         program.root = Segment(snapshot, _label_of(snapshot))
         return program, self.capture_from(program, program.root, env, program.last_path)
 
     def _initial_snapshot(self, program, struct, env):
-        jf = self.jit_function
+        jf = self.jit_function_ref()
         state = SegmentState(program, env, jf.name, program.root_slots)
         tracers = [state.tensor_input(i, leaf) for i, leaf in sorted(env.items())]
         args, kwargs = jf.rebuild_call(struct, tracers)
@@ -184,7 +195,7 @@ class Driver:
         for value in packed_arguments(func.__code__, frame.locals):
             state.owned.add(id(value))
         export, *_ = state.exporter()
-        snapshot, _ = freeze_frames([frame], export, state.owned)
+        snapshot, _ = freeze_frames([frame], export, state.owned, state.weak_ids)
         return snapshot
 
     # ---- capturing from a segment -----------------------------------------------------------
@@ -201,7 +212,7 @@ class Driver:
 
     def _capture_path(self, program, segment, env, path):
         while True:
-            state = SegmentState(program, env, self.jit_function.name, program.root_slots)
+            state = SegmentState(program, env, self.name, program.root_slots)
             frames = thaw_frames(segment.snapshot, state.resolve, state.owned)
             interpreter = Interpreter(frames, state)
             try:
@@ -230,25 +241,30 @@ class Driver:
         export, outputs, out_slots, write_backs = state.exporter()
         payload = end.payload
         if end.kind == "return":
-            result_template = freeze(payload["value"], export, state.owned, {})
+            result_template = freeze(payload["value"], export, state.owned, {},
+                                     state.weak_ids)
         elif end.kind == "action":
             memo = {}
-            fn_t = freeze(payload["fn"], export, state.owned, memo)
-            args_t = [freeze(a, export, state.owned, memo) for a in payload["args"]]
-            kwargs_t = {k: freeze(v, export, state.owned, memo)
+            weak = state.weak_ids
+            fn_t = freeze(payload["fn"], export, state.owned, memo, weak)
+            args_t = [freeze(a, export, state.owned, memo, weak) for a in payload["args"]]
+            kwargs_t = {k: freeze(v, export, state.owned, memo, weak)
                         for k, v in payload["kwargs"].items()}
-            snapshot, _ = freeze_frames(interpreter.frames, export, state.owned)
+            snapshot, _ = freeze_frames(interpreter.frames, export, state.owned,
+                                        state.weak_ids)
         else:
             cond_slot = export(payload["value"]) if not isinstance(
                 payload["value"], Dynamic) else payload["value"].slot
-            snapshot, _ = freeze_frames(interpreter.frames, export, state.owned)
+            snapshot, _ = freeze_frames(interpreter.frames, export, state.owned,
+                                        state.weak_ids)
         for tracer in list(state.slot_tracers.values()):
             export(tracer)        # inputs updated in place are written back to the caller
         # the graph of this segment
         graph = state.capture.finish(outputs)
         executable = None
         if graph.nodes or graph.outputs:
-            executable = self.jit_function.compile_graph(graph)
+            from ...jit.function import compile_graph
+            executable = compile_graph(graph, self.opts, self.name)
         for tracer, slot in zip(outputs, out_slots):
             state.env[slot] = Tensor._wrap(tracer._data)
         for slot, index in write_backs:
@@ -298,7 +314,9 @@ class Driver:
         why = ("guards failed" if segment.alternatives else "a new outcome of a run-time "
                "decision")
         event = CompileEvent(f"{why}: capturing again from {segment.label}", 0.0, None)
-        self.jit_function.events.append(event)
+        jit_function = self.jit_function_ref()
+        if jit_function is not None:
+            jit_function.events.append(event)
         return event
 
     # ---- finishing a call without capture -----------------------------------------------

@@ -109,14 +109,14 @@ class FrameSnapshot:
         return FrameSnapshot(frames)
 
 
-def freeze_frames(frames, export, owned):
+def freeze_frames(frames, export, owned, weak_ids=frozenset()):
     memo = {}
     frozen = []
     for f in frames:
         frozen.append((f.code, f.globals, f.func,
-                       {k: freeze(v, export, owned, memo) for k, v in f.locals.items()},
-                       {k: freeze(c, export, owned, memo) for k, c in f.cells.items()},
-                       [freeze(v, export, owned, memo) for v in f.stack], f.ip))
+                       {k: freeze(v, export, owned, memo, weak_ids) for k, v in f.locals.items()},
+                       {k: freeze(c, export, owned, memo, weak_ids) for k, c in f.cells.items()},
+                       [freeze(v, export, owned, memo, weak_ids) for v in f.stack], f.ip))
     return FrameSnapshot(frozen), memo
 
 

@@ -4,6 +4,7 @@ A failed guard never gives a stale result: the segment is captured again for the
 facts (and kept beside the old version)."""
 import builtins
 import types
+import weakref
 
 import numpy as np
 
@@ -49,28 +50,34 @@ class GlobalGuard(Guard):
 
 
 class AttrGuard(Guard):
-    __slots__ = ("obj", "name", "expected")
+    __slots__ = ("obj", "name", "expected", "weak")
 
-    def __init__(self, obj, name, expected, label):
-        self.obj, self.name, self.expected = obj, name, expected
+    def __init__(self, obj, name, expected, label, weak=False):
+        # ``weak``: the object owns the compiled entry (see values.TWeak)
+        self.obj, self.weak = (weakref.ref(obj) if weak else obj), weak
+        self.name, self.expected = name, expected
         self.description = f"{label}.{name} is {_short(expected)}"
 
     def check(self, env):
-        return same_value(getattr(self.obj, self.name, _MISSING), self.expected)
+        obj = self.obj() if self.weak else self.obj
+        return same_value(getattr(obj, self.name, _MISSING), self.expected)
 
 
 class CellGuard(Guard):
-    __slots__ = ("cell", "expected")
+    __slots__ = ("cell", "expected", "weak")
 
-    def __init__(self, cell, name, expected):
-        self.cell, self.expected = cell, expected
+    def __init__(self, cell, name, expected, weak=False):
+        # ``weak``: the value owns the compiled entry (see values.TWeak)
+        self.cell, self.weak = cell, weak
+        self.expected = weakref.ref(expected) if weak else expected
         self.description = f"closure variable {name!r} is {_short(expected)}"
 
     def check(self, env):
         try:
-            return same_value(self.cell.cell_contents, self.expected)
+            value = self.cell.cell_contents
         except ValueError:
             return False
+        return value is self.expected() if self.weak else same_value(value, self.expected)
 
 
 class SlotGuard(Guard):

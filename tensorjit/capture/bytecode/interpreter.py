@@ -262,7 +262,8 @@ class InterpreterBase:
                 calls.SKIP_GUARD_MODULES:
             return value
         label = getattr(obj, "__name__", None) or type(obj).__name__
-        self.segment.add_guard(AttrGuard(obj, name, value, label))
+        self.segment.add_guard(AttrGuard(obj, name, value, label,
+                                         weak=id(obj) in self.segment.weak_ids))
         return value
 
     def read_cell(self, name):
@@ -272,7 +273,8 @@ class InterpreterBase:
         except ValueError:
             raise NameError(f"free variable {name!r} referenced before assignment") from None
         if not self.eager and id(cell) not in self.segment.owned:
-            self.segment.add_guard(CellGuard(cell, name, value))
+            self.segment.add_guard(CellGuard(cell, name, value,
+                                             weak=id(value) in self.segment.weak_ids))
         return value
 
     def is_external(self, obj):

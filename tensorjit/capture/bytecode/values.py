@@ -13,6 +13,7 @@ during the capture are rebuilt on each call. *Thawing* a template with the envir
 real call gives back live frames to continue capturing (or interpreting) from.
 """
 import types
+import weakref
 
 import numpy as np
 
@@ -97,6 +98,15 @@ class TIter:
         self.items, self.index = items, index
 
 
+class TWeak:
+    """An object the compiled entry must not keep alive (a Cell the cache key names: its
+    death discards the entry)."""
+    __slots__ = ("ref",)
+
+    def __init__(self, value):
+        self.ref = weakref.ref(value)
+
+
 class TCell:
     __slots__ = ("contents", "empty")
 
@@ -121,26 +131,31 @@ def contains_runtime_values(value, depth=0):
     return False
 
 
-def freeze(value, export, owned, memo):
-    """Template of ``value``; ``export(tracer) -> slot`` names tracers' run-time slots."""
+def freeze(value, export, owned, memo, weak_ids=frozenset()):
+    """Template of ``value``; ``export(tracer) -> slot`` names tracers' run-time slots;
+    objects in ``weak_ids`` are held weakly."""
     key = id(value)
     if key in memo:
         return memo[key]
-    if isinstance(value, Dynamic):
+    if key in weak_ids:
+        result = TWeak(value)
+    elif isinstance(value, Dynamic):
         result = TSlot(value.slot)
     elif is_tracer(value):
         result = TSlot(export(value))
     elif isinstance(value, SeqIter):
-        result = TIter([freeze(v, export, owned, memo) for v in value.items], value.index)
+        result = TIter([freeze(v, export, owned, memo, weak_ids) for v in value.items],
+                       value.index)
     elif isinstance(value, (list, set)) and (id(value) in owned or contains_runtime_values(value)):
-        result = TSeq(type(value), [freeze(v, export, owned, memo) for v in value])
+        result = TSeq(type(value), [freeze(v, export, owned, memo, weak_ids) for v in value])
     elif isinstance(value, tuple) and contains_runtime_values(value):
-        result = TSeq(tuple, [freeze(v, export, owned, memo) for v in value])
+        result = TSeq(tuple, [freeze(v, export, owned, memo, weak_ids) for v in value])
     elif isinstance(value, dict) and (id(value) in owned or contains_runtime_values(value)):
-        result = TDict([(k, freeze(v, export, owned, memo)) for k, v in value.items()])
+        result = TDict([(k, freeze(v, export, owned, memo, weak_ids))
+                        for k, v in value.items()])
     elif isinstance(value, types.CellType) and id(value) in owned:
         try:
-            contents, empty = freeze(value.cell_contents, export, owned, memo), False
+            contents, empty = freeze(value.cell_contents, export, owned, memo, weak_ids), False
         except ValueError:
             contents, empty = None, True
         result = TCell(contents, empty)
@@ -158,6 +173,12 @@ def thaw(template, resolve, owned, memo):
     kind = type(template)
     if kind is TConst:
         return template.value
+    if kind is TWeak:
+        value = template.ref()
+        if value is None:
+            raise RuntimeError("internal error: a compiled program outlived an object it "
+                               "was built for")
+        return value
     if kind is TSlot:
         result = resolve(template.slot)
     elif kind is TSeq:

@@ -1,0 +1,65 @@
+"""The compile cache stays bounded and does not keep dropped functions or Cells alive."""
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import tensorjit as ms
+from tensorjit import Tensor, nn
+from tensorjit.jit.cache import CACHE
+
+
+class Scale(nn.Cell):
+    def __init__(self, k):
+        super().__init__()
+        self.k = k
+
+    def construct(self, x):
+        return x * self.k
+
+
+@pytest.fixture
+def small_cache(monkeypatch):
+    monkeypatch.setattr(CACHE, "max_entries", 64)
+    CACHE.clear()
+    yield CACHE
+    CACHE.clear()
+
+
+def test_ten_thousand_changing_closures_keep_the_cache_bounded(small_cache):
+    x = Tensor(np.ones(2, np.float32))
+    for k in range(10_000):
+        out = ms.jit(lambda v, k=k: v * k, capture_mode="trace")(x)
+        if k % 997 == 0:
+            np.testing.assert_allclose(out.asnumpy(), [k, k])
+        assert small_cache.size <= 64
+    assert len(small_cache.buckets) <= 64
+
+
+@pytest.mark.parametrize("mode", ["trace", "bytecode", "ast"])
+def test_dropped_cells_and_their_entries_are_released(small_cache, mode):
+    x = Tensor(np.ones(2, np.float32))
+    refs = []
+    for k in range(200 if mode != "trace" else 2_000):
+        cell = Scale(float(k % 7))
+        out = ms.jit(cell, capture_mode=mode)(x)
+        assert out.asnumpy()[0] == k % 7
+        if k % 50 == 0:
+            refs.append(weakref.ref(cell))
+        del cell, out
+    gc.collect()
+    assert all(r() is None for r in refs)
+    assert small_cache.size == 0          # their entries went with them
+
+
+@pytest.mark.parametrize("mode", ["trace", "bytecode", "ast"])
+def test_dropped_jitted_functions_release_their_closures(small_cache, mode):
+    x = Tensor(np.ones(2, np.float32))
+    net = Scale(3.0)
+    jitted = ms.jit(lambda v: net(v) + 1, capture_mode=mode)
+    np.testing.assert_allclose(jitted(x).asnumpy(), [4.0, 4.0])
+    ref = weakref.ref(net)
+    del net, jitted
+    gc.collect()
+    assert ref() is None
