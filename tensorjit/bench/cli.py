@@ -21,7 +21,7 @@ from .progress import ProgressBar
 from .rows import rows_for, select, known_tokens
 from .suite import (WORKLOADS, DIRECTIONS, DEFAULT_ITERATIONS, SEED_SIZE_ITERATIONS, Case,
                     size_config)
-from .system import machine_info, describe
+from .system import machine_info, describe, load_average
 
 DESCRIPTIONS = {
     "simple": "f(a, b, c) = a * b + c on 2x3 float32 tensors; every call gets new tensors "
@@ -68,10 +68,10 @@ def parse_args(argv):
     p.add_argument("--peer-timeout", type=float, default=600.0,
                    help="seconds allowed for each peer worker process (torch.compile can be "
                         "very slow to compile); default 600")
-    p.add_argument("--peer-budget", type=float, default=20.0,
+    p.add_argument("--peer-budget", type=float, default=10.0,
                    help="seconds of timed loop allowed per peer row: a slower peer runs fewer "
                         "calls (at least 3) and its total is extrapolated, marked '~' "
-                        "(default 20)")
+                        "(default 10)")
     p.add_argument("--isolate", action="store_true",
                    help="measure every tensorjit row in a fresh process; O1 rows run with a "
                         "new kernel cache and report time to prepare cold and warm")
@@ -134,6 +134,10 @@ def main(argv=None):
 
     print(f"tensorjit benchmark: {describe(info)}")
     print(f"command: {command}")
+    load = info.get("load_average_at_start")
+    if load is not None and info.get("cores") and load > 0.5:
+        print(f"note: the machine is busy (load average {load:g} on {info['cores']} cores): "
+              "other processes share the CPU and the times below are noisy")
     if args.peer_list:
         print("peers: " + ", ".join(
             f"{name} {versions[name]}" if versions[name] else f"{name} (not installed)"
@@ -216,13 +220,18 @@ def main(argv=None):
                           if r["status"] == NOT_AVAILABLE})
     problems = [f"{c['title']} {r['id']}: {r['status']}" for c in cases for g in c["groups"]
                 for r in g if r["status"] in ("WRONG", "failed")]
+    problems += [f"{c['title']} {r['id']}: recompiled {r['compiles_while_timed']}x while timed"
+                 + (f" ({r['warnings'][0][:160]})" if r.get("warnings") else "")
+                 for c in cases for g in c["groups"] for r in g
+                 if r.get("compiles_while_timed")]
     print("### Summary\n")
     print("\n".join(summary))
     if unavailable:
         print(f"\nNot available yet in tensorjit (NotImplementedError): {', '.join(unavailable)}")
     if problems:
-        print("\nRows with problems: " + "; ".join(problems))
+        print("\nRows with problems:\n" + "\n".join(f"- {p}" for p in problems))
 
+    info["load_average_at_end"] = load_average()
     os.makedirs(args.out_dir, exist_ok=True)
     json_path = args.json or os.path.join(args.out_dir, "tensorjit-bench.json")
     os.makedirs(os.path.dirname(os.path.abspath(json_path)), exist_ok=True)

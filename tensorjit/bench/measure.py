@@ -15,9 +15,11 @@ import gc
 import math
 import time
 import traceback
+import warnings
 
 import tensorjit as mindspore
 from tensorjit.jit.cache import CACHE
+from tensorjit.jit.function import STATS
 from .suite import flat_numpy, compare, CHECK_CALLS
 
 OK, WRONG, NOT_AVAILABLE, FAILED = "ok", "WRONG", "not available", "failed"
@@ -62,7 +64,25 @@ def make_callable(case, row):
 
 
 def measure_row(case, row, tolerance=1e-4, repeat=1, progress=None):
-    """Check and time ``row`` on ``case``; returns the row's result dict."""
+    """Check and time ``row`` on ``case``; returns the row's result dict.
+
+    Warnings raised by the calls are collected into the result (``warnings``), and graph
+    compilations during the timed loop are counted (``compiles_while_timed``): a row that
+    recompiles there is not measuring its steady state, and the report says so."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = _measure_row(case, row, tolerance, repeat, progress)
+    messages = []
+    for w in caught:
+        text = f"{w.category.__name__}: {w.message}"
+        if text not in messages:
+            messages.append(text)
+    if messages:
+        result["warnings"] = messages[:5]
+    return result
+
+
+def _measure_row(case, row, tolerance, repeat, progress):
     result = {"row": row.to_json(), "id": row.id, "status": None, "prepare_s": None,
               "run_s": None, "per_call_s": None, "iterations": len(case.calls),
               "max_rel_err": None, "error": None}
@@ -100,11 +120,13 @@ def measure_row(case, row, tolerance=1e-4, repeat=1, progress=None):
     expected = check_s * len(case.calls) * max(repeat, 1)
     chunks = 10 if progress is not None and expected > 2.0 else 1
     on_chunk = None if progress is None else progress
+    compiles = STATS["compiles"]
     try:
         run_s = timed_loop(fn, case.calls, repeat=repeat, on_chunk=on_chunk, chunks=chunks)
     except Exception as exc:
         result.update(status=FAILED, error="while timing: " + _error_text(exc))
         return result
+    result["compiles_while_timed"] = STATS["compiles"] - compiles
     result.update(status=OK, run_s=run_s, per_call_s=run_s / max(len(case.calls), 1))
     return result
 

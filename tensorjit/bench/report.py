@@ -33,7 +33,10 @@ def best_row(rows, jitted_only=False):
 def check_cell(r):
     if r["status"] == OK:
         err = r.get("max_rel_err")
-        return "ok" if not err else f"ok ({err:.0e})"
+        text = "ok" if not err else f"ok ({err:.0e})"
+        if r.get("compiles_while_timed"):
+            text += f"; recompiled {r['compiles_while_timed']}x while timed"
+        return text
     if r["status"] == "not available":
         return "not available"
     return f"{r['status']}: {r.get('error') or ''}".strip()

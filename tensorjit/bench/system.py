@@ -40,13 +40,27 @@ def machine_info():
         info["affinity"] = len(os.sched_getaffinity(0))
     except AttributeError:          # pragma: no cover - not Linux
         pass
+    info["load_average_at_start"] = load_average()
     return info
 
 
+def load_average():
+    """The 1-minute load average (None where the OS has none): other processes' work, which
+    makes timings on a small shared machine noisy."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):     # pragma: no cover
+        return None
+
+
 def describe(info):
-    return (f"{info['date']} | {info['cpu']}, {info['cores']} cores | "
+    text = (f"{info['date']} | {info['cpu']}, {info['cores']} cores | "
             f"Python {info['python']}, NumPy {info['numpy']}"
             + (f", Numba {info['numba']}" if info.get("numba") else ""))
+    load = info.get("load_average_at_start")
+    if load is not None:
+        text += f" | load average {load:g}"
+    return text
 
 
 def executable():

@@ -46,6 +46,7 @@ def test_simple_prints_the_seed_table_with_every_row_checked(tmp_path, capsys):
         assert row["status"] in (OK, NOT_AVAILABLE), (row["id"], row["status"], row["error"])
         if row["status"] == OK:
             assert row["prepare_s"] > 0 and row["run_s"] > 0 and row["iterations"] == 20
+            assert row["compiles_while_timed"] == 0, row        # compiled once, up front
     rows = {r["id"]: r for g in case["groups"] for r in g}
     assert rows["eager"]["status"] == OK and rows["trace.O0"]["status"] == OK
     table_lines = [l for l in table.splitlines() if l.startswith("| true") or
@@ -66,6 +67,16 @@ def test_blocks_forward_and_backward_tiny(tmp_path, capsys):
         assert row["status"] in (OK, NOT_AVAILABLE), (title, row_id, row["error"])
         assert "O1" not in row_id
     assert "### conv forward+backward" in text
+
+
+def test_attention_tiny_seed_rows(tmp_path, capsys):
+    code, text, data = run_cli(tmp_path, capsys, "attention", "--size", "tiny", "-n", "2",
+                               "--rows", "seed", "--peers", "none")
+    assert [c["title"] for c in data["cases"]] == ["attention forward",
+                                                   "attention forward+backward"]
+    for (title, row_id), row in statuses(data).items():
+        assert row_id in ("eager", "ast.O0", "ast.O1")
+        assert row["status"] in (OK, NOT_AVAILABLE), (title, row_id, row["error"])
 
 
 def test_unknown_row_or_peer_is_a_usage_error(capsys):

@@ -124,7 +124,7 @@ def variants_for(peer, case, row_groups):
 
 
 def run_worker(peer, case, row_groups, version, *, python=None, repeat=1, timeout=600,
-               tolerance=1e-4, budget=20.0, log=None):
+               tolerance=1e-4, budget=10.0, log=None):
     """Run ``peer``'s worker on ``case``; returns its rows (status, times, check)."""
     script = {"torch": "torch_worker.py", "torch.compile": "torch_worker.py",
               "jax": "jax_worker.py", "mindspore": "mindspore_worker.py"}[peer]
