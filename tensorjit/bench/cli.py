@@ -195,12 +195,10 @@ def main(argv=None):
                     record["interleaved"] = _interleaved(case, record)
                 continue
             if not versions.get(peer):
-                if workload == "simple" or direction == "forward" or peer not in \
-                        [p["peer"] for p in record["peers"]]:
-                    record["peers"].append({"peer": peer, "version": None,
-                                            "variant": _absent_label(peer),
-                                            "status": "not installed", "prepare_s": None,
-                                            "run_s": None, "per_call_s": None})
+                record["peers"].append({"peer": peer, "version": None,
+                                        "variant": _absent_label(peer),
+                                        "status": "not installed", "prepare_s": None,
+                                        "run_s": None, "per_call_s": None})
                 continue
             bar.set_label(f"{case.title}: {DISPLAY[peer]} {peer}")
             python = ms_python if peer == "mindspore" else sys.executable
@@ -225,6 +223,10 @@ def main(argv=None):
                  for c in cases for g in c["groups"] for r in g
                  if r.get("compiles_while_timed")]
     print("### Summary\n")
+    print("Per call; in brackets each peer's time over tensorjit's best (above 1: tensorjit "
+          "is faster):\n")
+    print(report.overview_table(cases))
+    print()
     print("\n".join(summary))
     if unavailable:
         print(f"\nNot available yet in tensorjit (NotImplementedError): {', '.join(unavailable)}")

@@ -207,6 +207,39 @@ def summary_lines(cases):
     return lines
 
 
+OVERVIEW_COLUMNS = [("NumPy", lambda p: p["peer"] == "numpy"),
+                    ("PyTorch eager", lambda p: p["peer"] == "torch"),
+                    ("torch.compile", lambda p: p["peer"] == "torch.compile"),
+                    ("JAX jit", lambda p: p["peer"] == "jax" and p["variant"] == "jax.jit"),
+                    ("MindSpore (best row)", lambda p: p["peer"] == "mindspore")]
+
+
+def overview_table(cases):
+    """Per call, tensorjit's best row against each peer's best, one line per case; the
+    ratio is peer / tensorjit (above 1: tensorjit faster)."""
+    header = ["workload", "tensorjit best (row)"] + [name for name, _ in OVERVIEW_COLUMNS]
+    lines = [_md_row(header), _md_row(["---"] * len(header))]
+    for case in cases:
+        rows = [r for g in case["groups"] for r in g]
+        best = best_row(rows)
+        cells = [case["title"], "-" if best is None else
+                 f"{fmt_time(best['per_call_s'])} ({best['id']})"]
+        for name, match in OVERVIEW_COLUMNS:
+            candidates = [p for p in case["peers"] if match(p) and p["status"] == OK]
+            if not candidates:
+                absent = [p for p in case["peers"] if match(p)]
+                cells.append("not installed" if absent and absent[0]["status"] == "not installed"
+                             else "-")
+                continue
+            p = min(candidates, key=lambda p: p["per_call_s"])
+            text = fmt_time(p["per_call_s"])
+            if best is not None:
+                text += f" ({p['per_call_s'] / best['per_call_s']:.2f}x)"
+            cells.append(text)
+        lines.append(_md_row(cells))
+    return "\n".join(lines)
+
+
 def write_json(path, data):
     with open(path, "w") as f:
         json.dump(data, f, indent=1, default=str)
