@@ -6,7 +6,9 @@
   first call and the compiled later calls are both seen) must equal eager within the
   tolerance, or the row is WRONG and is not timed;
 * time to run N times: a plain loop ``for args in calls: out = fn(*args)`` over pre-made
-  inputs; with ``repeat`` > 1 the loop runs that many times and the fastest counts.
+  inputs; with ``repeat`` > 1 the loop runs up to that many times (while the row has spent
+  less than 2 s in it) and the fastest counts: on a small shared machine a burst of load
+  from another process then spoils one loop rather than the row.
 
 A configuration that raises ``NotImplementedError`` is "not available" (a capture mode or
 level still being built); any other exception makes the row "failed" with the message.
@@ -30,7 +32,7 @@ def _error_text(exc):
     return text.splitlines()[0][:300] if text else type(exc).__name__
 
 
-def timed_loop(fn, calls, repeat=1, on_chunk=None, chunks=1):
+def timed_loop(fn, calls, repeat=1, on_chunk=None, chunks=1, stats=None):
     """Seconds for ``for args in calls: fn(*args)`` (best of ``repeat``). With ``chunks``
     > 1 the loop is cut into that many timed pieces, and ``on_chunk(fraction)`` (the
     progress bar; fractions add up to 1) runs between them, outside the timed region."""
@@ -54,6 +56,8 @@ def timed_loop(fn, calls, repeat=1, on_chunk=None, chunks=1):
                 on_chunk(len(piece) / max(n, 1) / max(repeat, 1))
         best = min(best, total)
         spent += total
+        if stats is not None:
+            stats["loops"] = attempt + 1
     return best
 
 
@@ -121,12 +125,15 @@ def _measure_row(case, row, tolerance, repeat, progress):
     chunks = 10 if progress is not None and expected > 2.0 else 1
     on_chunk = None if progress is None else progress
     compiles = STATS["compiles"]
+    loops = {}
     try:
-        run_s = timed_loop(fn, case.calls, repeat=repeat, on_chunk=on_chunk, chunks=chunks)
+        run_s = timed_loop(fn, case.calls, repeat=repeat, on_chunk=on_chunk, chunks=chunks,
+                           stats=loops)
     except Exception as exc:
         result.update(status=FAILED, error="while timing: " + _error_text(exc))
         return result
     result["compiles_while_timed"] = STATS["compiles"] - compiles
+    result["loops"] = loops.get("loops", 1)
     result.update(status=OK, run_s=run_s, per_call_s=run_s / max(len(case.calls), 1))
     return result
 
