@@ -1,7 +1,7 @@
 """Capture: turn a running Python function into a graph (trace, ast or bytecode)."""
 from .. import pytree
-from ..tensor import Tensor
-from .base import Capture, ConcretizationError, CaptureError, capture_scope, Tracer
+from .base import (Capture, ConcretizationError, CaptureError, capture_scope,  # noqa: F401
+                   Tracer)
 
 
 class Captured:
@@ -41,45 +41,17 @@ def _count_tensors(struct):
 
 
 def capture_graph(jit_function, struct, leaves, run):
-    """Capture ``jit_function`` for inputs ``leaves`` (a call of structure ``struct``).
+    """Capture ``jit_function`` for inputs ``leaves`` (a call of structure ``struct``) in
+    its capture mode.
 
     With ``run`` the capture is the real call: its results are returned in
     ``Captured.result`` and its side effects stay. Without it (lowering), parameters
     assigned during the capture are restored afterwards."""
-    from ..jit.function import CaptureInfo, _NOT_RUN
     mode = jit_function.opts.capture_mode
     if mode == "bytecode":
         from .bytecode import capture
-        return capture(jit_function, struct, leaves, run)
-    if mode == "ast":
-        from .ast import capture_ast
-        return capture_ast(jit_function, struct, leaves, run)
-    if mode != "trace":
-        raise NotImplementedError(
-            f"capture_mode={mode!r} is not available yet; use capture_mode='trace'")
-    from .trace import TraceCapture, run_traced
-    capture = TraceCapture(jit_function.name)
-    tracers = [capture.input(leaf.aval, hint, leaf._data, leaf._weak_type)
-               for leaf, hint in zip(leaves, leaf_hints(jit_function, struct))]
-    args, kwargs = jit_function.rebuild_call(struct, tracers)
-    try:
-        out = run_traced(jit_function, capture, args, kwargs)
-    finally:
-        if not run:
-            capture.restore_refs()
-    out_leaves = []
-    out_struct = pytree.flatten(out, out_leaves)
-    inputs = capture.graph.inputs
-    writes = [i for i, t in enumerate(tracers) if t._var is not inputs[i]]
-    graph = capture.finish(out_leaves + [tracers[i] for i in writes])
-    info = CaptureInfo(mode)
-    info.guards = [reason for reason, _ in capture.guards]
-    info.input_writes = writes
-    info.shape_dependent = capture.shape_dependent
-    info.uses_cells = capture.uses_cells
-    if not run:
-        return Captured(graph, out_struct, info, _NOT_RUN)
-    for i in writes:
-        leaves[i]._data = tracers[i]._data
-    result = pytree.unflatten(out_struct, [Tensor._wrap(t._data) for t in out_leaves])
-    return Captured(graph, out_struct, info, result)
+    elif mode == "ast":
+        from .ast import capture_ast as capture
+    else:
+        from .trace import capture
+    return capture(jit_function, struct, leaves, run)
