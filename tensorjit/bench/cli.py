@@ -73,6 +73,11 @@ def parse_args(argv):
                    help="seconds of timed loop allowed per peer row: a slower peer runs fewer "
                         "calls (at least 3) and its total is extrapolated, marked '~' "
                         "(default 10)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="limit every framework to this many threads (OMP, OpenBLAS, MKL, "
+                        "Numba, PyTorch, XLA); for a machine shared with other jobs, where "
+                        "multi-threaded BLAS slows down many times when a core is taken "
+                        "(default: each framework's own default, i.e. all cores)")
     p.add_argument("--isolate", action="store_true",
                    help="measure every tensorjit row in a fresh process; O1 rows run with a "
                         "new kernel cache and report time to prepare cold and warm")
@@ -105,7 +110,28 @@ def parse_args(argv):
         p.error("--iterations must be at least 1")
     if args.repeat is not None and args.repeat < 1:
         p.error("--repeat must be at least 1")
+    if args.threads is not None and args.threads < 1:
+        p.error("--threads must be at least 1")
     return args
+
+
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                    "NUMBA_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+
+
+def _limit_threads(threads, argv):
+    """Thread pools are sized when libraries load, so ``--threads`` sets the environment and
+    starts the benchmark again in a new interpreter (the workers inherit it)."""
+    if os.environ.get("TENSORJIT_BENCH_THREADS") == str(threads):
+        return
+    env = dict(os.environ, TENSORJIT_BENCH_THREADS=str(threads))
+    for name in THREAD_VARIABLES:
+        env[name] = str(threads)
+    if threads == 1:
+        env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false "
+                            "intra_op_parallelism_threads=1").strip()
+    sys.stdout.flush()
+    os.execve(sys.executable, [sys.executable, "-m", "tensorjit.bench"] + list(argv), env)
 
 
 def iterations_for(args, workload):
@@ -124,10 +150,13 @@ def repeat_for(args, workload):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.threads is not None:
+        _limit_threads(args.threads, sys.argv[1:] if argv is None else argv)
     command = "python -m tensorjit.bench" + (" " + shlex.join(sys.argv[1:] if argv is None
                                                                else argv)).rstrip()
     workloads = WORKLOADS if args.workload == "all" else (args.workload,)
     info = machine_info()
+    info["threads"] = args.threads or "default"
     ms_python = mindspore_python(args.mindspore_python)
     versions = detect(args.peer_list, ms_python)
     info["peers"] = {DISPLAY[k] + (".compile" if k == "torch.compile" else ""): v
@@ -135,6 +164,9 @@ def main(argv=None):
 
     print(f"tensorjit benchmark: {describe(info)}")
     print(f"command: {command}")
+    if args.threads:
+        print(f"threads: every framework limited to {args.threads} "
+              f"({', '.join(THREAD_VARIABLES)}, torch.set_num_threads, XLA flags)")
     load = info.get("load_average_at_start")
     if load is not None and info.get("cores") and load > 0.5:
         print(f"note: the machine is busy (load average {load:g} on {info['cores']} cores): "

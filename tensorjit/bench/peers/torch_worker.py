@@ -103,6 +103,9 @@ def build_block(spec, arrays):
 
 def main():
     spec, arrays = _common.load()
+    threads = os.environ.get("TENSORJIT_BENCH_THREADS")
+    if threads:
+        torch.set_num_threads(int(threads))
     recorder = _common.Recorder(spec)
     to_numpy = lambda out: _common.flat(out, lambda t: t.detach().numpy())  # noqa: E731
 
