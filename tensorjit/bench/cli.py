@@ -251,10 +251,15 @@ def main(argv=None):
                           if r["status"] == NOT_AVAILABLE})
     problems = [f"{c['title']} {r['id']}: {r['status']}" for c in cases for g in c["groups"]
                 for r in g if r["status"] in ("WRONG", "failed")]
-    problems += [f"{c['title']} {r['id']}: recompiled {r['compiles_while_timed']}x while timed"
-                 + (f" ({r['warnings'][0][:160]})" if r.get("warnings") else "")
-                 for c in cases for g in c["groups"] for r in g
-                 if r.get("compiles_while_timed")]
+    for c in cases:
+        recompiled = [r for g in c["groups"] for r in g if r.get("compiles_while_timed")]
+        if recompiled:
+            warning = next((r["warnings"][0] for r in recompiled if r.get("warnings")), None)
+            problems.append(
+                f"{c['title']}: {', '.join(r['id'] for r in recompiled)} recompiled while "
+                f"timed ({', '.join(str(r['compiles_while_timed']) for r in recompiled)} "
+                "compilations): their times include capture and compilation"
+                + (f"; first warning: {warning[:200]}" if warning else ""))
     print("### Summary\n")
     print("Per call; in brackets each peer's time over tensorjit's best (above 1: tensorjit "
           "is faster):\n")
