@@ -33,8 +33,10 @@ class Identity:
     def __eq__(self, other):
         if not isinstance(other, Identity) or other._hash != self._hash:
             return False
-        mine = self.value
-        return mine is not None and mine is other.value
+        if self._ref is None:
+            return other._ref is None and self._strong is other._strong
+        mine = self._ref()
+        return mine is not None and mine is other.value      # a dead object equals nothing
 
     def __hash__(self):
         return self._hash
@@ -44,10 +46,11 @@ class Identity:
 
 
 def static_key(value):
-    """``value`` itself where it hashes by value; else an Identity standing for it."""
+    """``value`` itself where it hashes by value (or by identity but cannot be weakly
+    referenced, like None); else an Identity standing for it."""
     kind = type(value)
     if kind.__hash__ is object.__hash__ and kind.__eq__ is object.__eq__:
-        return Identity(value)
+        return Identity(value) if kind.__weakrefoffset__ else value
     try:
         hash(value)
     except TypeError:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tensorjit as ms
-from tensorjit import Tensor, Parameter, ops
+from tensorjit import Tensor, Parameter, nn, ops
 from tensorjit.jit.function import STATS
 
 
@@ -441,3 +441,16 @@ def test_literals_keep_their_dtype_when_no_array_operand_fixes_it(level):
         out, constant = g(Tensor(np.array([1.0, -1.0], np.float32)))
         assert out.dtype == ms.float32 and constant.dtype == ms.float16
         np.testing.assert_array_equal(out.asnumpy(), [1.0, 0.0])
+
+
+@pytest.mark.parametrize("mode", ["trace", "bytecode", "ast"])
+def test_none_and_identity_arguments_do_not_recompile(mode):
+    def g(x, mask=None, cell=None):
+        return x * 2 if mask is None else x + mask
+
+    jitted = ms.jit(g, capture_mode=mode)
+    x, cell = rand(3), nn.ReLU()
+    before = STATS["compiles"]
+    for _ in range(4):
+        np.testing.assert_allclose(jitted(x, None, cell).asnumpy(), x.asnumpy() * 2)
+    assert STATS["compiles"] - before == 1
