@@ -165,10 +165,17 @@ def emit_node(node, emitter):
     special = _SPECIAL.get(prim.name)
     if special is not None:
         return special(node, emitter)
-    array_dtypes = {v.aval.dtype for v in node.inputs if not isinstance(v, Literal)}
+    # templates are NumPy operators, exact for NumPy's own dtypes; the kernels also keep
+    # other dtypes (bfloat16 @ bfloat16 is float32 in NumPy)
+    template = prim.codegen is not None and not node.params and all(
+        v.aval.dtype.isbuiltin == 1 for v in node.outputs)
+    # a kernel may read its operands' dtypes, so only operator templates get Python
+    # numbers; NumPy's own dtypes only (bfloat16 + a Python float gives float32)
+    array_dtypes = {v.aval.dtype for v in node.inputs
+                    if template and not isinstance(v, Literal) and v.aval.dtype.isbuiltin == 1}
     args = [emitter.value(v, weak=isinstance(v, Literal) and v.aval.dtype in array_dtypes)
             for v in node.inputs]
-    if prim.codegen is not None and not node.params:
+    if template:
         expr = prim.codegen.format(*args)
     else:
         kernel = emitter.bind_global(prim.name, prim.impl)

@@ -216,6 +216,8 @@ def _scalar_expr(prim, args, avals_in, aval_out, params):
         return None
     if name in ("sub", "neg", "abs") and d == np.bool_:
         return None
+    if name in ("add", "mul") and d == np.bool_:    # NumPy: or / and (True + True is True)
+        return f"{a} | {b}" if name == "add" else f"{a} & {b}"
     return make()
 
 
@@ -249,6 +251,10 @@ class KernelPlan:
         if len(axes) > 1:
             raise ValueError("fused: reductions over different axes")
         self.reduced = tuple(sorted(next(iter(axes)))) if axes else ()
+        if any(self.shape[a] == 1 for a in self.reduced):
+            # every value would look per-row (constant over a size-1 axis), the reduction's
+            # input too: leave such a (trivial) reduction to NumPy
+            raise ValueError("fused: reduction over an axis of size 1")
         nd = len(self.shape)
         self.kept_shape = tuple(1 if i in self.reduced else d for i, d in enumerate(self.shape))
         # level of each value: "row" (constant over the reduced axes) or "elem"

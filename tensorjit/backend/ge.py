@@ -47,6 +47,8 @@ def _emit_sink(node, emitter):
     name = emitter.bind_global("ge_unit", unit)
     args = [emitter.value(v) for v in node.inputs]
     outs = [emitter.local(v) for v in node.outputs]
+    if not outs:                      # a unit run only for its guards / prints
+        return [f"{name}({', '.join(args)})"]
     return [f"{''.join(o + ', ' for o in outs)}= {name}({', '.join(args)})"]
 
 
@@ -101,6 +103,8 @@ def _inplace_plan(body):
         if _ufunc(node.prim) is None or len(node.outputs) != 1 or node.params:
             continue
         out = node.outputs[0]
+        if not out.aval.shape:     # 0-d results may be NumPy scalars, which have no buffer
+            continue
         for j, v in enumerate(node.inputs):
             if isinstance(v, Literal) or alias.get(v, v) is not v or not fresh.get(v):
                 continue
@@ -130,7 +134,7 @@ def _generate_unit(body, name="ge_unit"):
             args = [emitter.value(v) for v in node.inputs]
             out = emitter.local(node.outputs[0])
             lines.append(f"{out} = {fn}({', '.join(args)}, out={args[plan[i]]})")
-        elif node.prim.name == "matmul":
+        elif node.prim.name == "matmul" and node.outputs[0].aval.dtype.isbuiltin == 1:
             a, b = (emitter.value(v) for v in node.inputs)
             lines.append(f"{emitter.local(node.outputs[0])} = np.matmul({a}, {b})")
         else:
@@ -180,7 +184,9 @@ def sink(graph):
                    if any(v is x for x in graph.outputs) or
                    any(v is n.inputs[1] for n in assigns)}
     graph.consts = kept_consts
-    graph.nodes = [sink_node] + assigns if carried else assigns
+    # a unit with no results still runs for its effects (guards, prints)
+    effects_only = any(n.prim.effect for n in compute)
+    graph.nodes = [sink_node] + assigns if carried or effects_only else assigns
     return body
 
 

@@ -46,23 +46,39 @@ class CaptureError(Exception):
     """User code did something invalid while being captured; names the file and line."""
 
 
+def _is_user(frame):
+    name = frame.f_globals.get("__name__", "")
+    return not (name == "tensorjit" or name.startswith("tensorjit.")) or name.startswith(
+        "tensorjit.bench")
+
+
 def user_frame(skip=1):
     """The innermost frame outside tensorjit's own machinery (the user's code)."""
     frame = sys._getframe(skip)
     while frame is not None:
-        name = frame.f_globals.get("__name__", "")
-        if not (name == "tensorjit" or name.startswith("tensorjit.")) or name.startswith(
-                "tensorjit.bench"):
+        if _is_user(frame):
             return frame
         frame = frame.f_back
     return None
 
 
+# code object -> function(frame) -> SourceInfo (or a "file:line" string) or None, for
+# tensorjit frames that execute user code (the bytecode interpreter's loop, its graph
+# breaks at run time): locations then name the user's line
+LOCATION_PROVIDERS = {}
+
+
 def source_info(skip=2):
-    frame = user_frame(skip)
-    if frame is None:
-        return None
-    return SourceInfo(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
+    frame = sys._getframe(skip)
+    while frame is not None:
+        provider = LOCATION_PROVIDERS.get(frame.f_code)
+        info = provider(frame) if provider is not None else None
+        if isinstance(info, SourceInfo):
+            return info
+        if _is_user(frame):
+            return SourceInfo(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
+        frame = frame.f_back
+    return None
 
 
 class Tracer(Tensor):

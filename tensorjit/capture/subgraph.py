@@ -106,6 +106,12 @@ class SubCapture(Capture):
 
     # ---- effects ----------------------------------------------------------------------
     def assign(self, target, value):
+        self._assign(target, value)
+        propagate = getattr(self, "propagate_inplace", None)   # ast: BranchAliases
+        if propagate is not None:
+            propagate(self, target, value)
+
+    def _assign(self, target, value):
         new = self.value_of(value)
         var = target._var
         if var is not None:

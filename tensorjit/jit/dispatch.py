@@ -17,6 +17,9 @@ the graph's code depends on them (see ``backend.codegen.is_shape_generic``). A n
 graph replaces the function's ``__code__``, so references the user holds stay valid.
 """
 import functools
+import itertools
+import re
+import threading
 
 from .. import pytree
 from ..tensor import Tensor, Parameter
@@ -25,6 +28,7 @@ from ..autodiff import watch_tapes
 from ..ops.effects import GuardFailure
 from ..backend.codegen import generate
 from ..nn.cell import STATE_VERSION
+from . import user_errors
 
 _SCALAR_TYPES = (bool, int, float, str)
 _HOT_PREFIX = "_tj_h_"
@@ -32,10 +36,18 @@ _HOT_PREFIX = "_tj_h_"
 
 def _base_globals(jit_function):
     g = {"_tj_slow": jit_function.call, "_tj_new": object.__new__,
+         "_tj_UserErrors": user_errors.USER_ERRORS,
+         "_tj_explain": lambda exc: user_errors.explain(exc, jit_function),
          "_tj_Tensor": Tensor, "_tj_GuardFailure": GuardFailure,
          "_tj_unflatten": pytree.unflatten, "__name__": "tensorjit.jit.generated"}
     g.update(jit_function.signature.defaults)
     return g
+
+
+# (a try block costs nothing in CPython 3.11 until something raises)
+_EXPLAIN = ("  except _tj_UserErrors as _tj_error:\n"
+            "    _tj_explain(_tj_error)      # add the user's file:line (user_errors.py)\n"
+            "    raise\n")
 
 
 def _define(source, namespace, name):
@@ -48,7 +60,9 @@ def build_entry_point(jit_function):
     sig = jit_function.signature
     name = "_tj_entry"
     source = (f"def {name}({sig.params_source}):\n"
-              f"    return _tj_slow({sig.args_expr()}, {sig.kwargs_expr()})\n")
+              f"  try:\n"
+              f"    return _tj_slow({sig.args_expr()}, {sig.kwargs_expr()})\n"
+              + _EXPLAIN)
     namespace = _base_globals(jit_function)
     fn = _define(source, namespace, name)
     functools.update_wrapper(fn, jit_function.fn if callable(jit_function.fn) else fn,
@@ -80,7 +94,19 @@ def _arg_guard(name, value, index, namespace):
 
 
 def install_hot_entry(jit_function, entry, args, kwargs, leaves):
-    """Give the jitted callable an inline fast path for ``entry`` and calls like this one."""
+    """Give the jitted callable an inline fast path for ``entry`` and calls like this one
+    (one thread at a time; a thread finding another one installing skips it)."""
+    with _install_locks:
+        lock = jit_function.__dict__.setdefault("_tj_install_lock", threading.Lock())
+    if not lock.acquire(blocking=False):
+        return False
+    try:
+        return _install_hot_entry(jit_function, entry, args, kwargs, leaves)
+    finally:
+        lock.release()
+
+
+def _install_hot_entry(jit_function, entry, args, kwargs, leaves):
     sig = jit_function.signature
     arity = sig.simple_arity
     if not entry.single_graph or arity is None or kwargs or len(args) != arity or jit_function.static_positions - set(range(arity)):
@@ -119,7 +145,7 @@ def install_hot_entry(jit_function, entry, args, kwargs, leaves):
     result_lines = _result_lines(entry, code.outputs[:n_out], namespace)
     guarded = bool(entry.info.guards)
     name = "_tj_entry"
-    lines = [f"def {name}({sig.params_source}):",
+    lines = [f"def {name}({sig.params_source}):", "  try:",
              f"    if not _tj_tapes and {' and '.join(type_checks)}:"]
     ind = "        "
     lines += [ind + l for l in data_lines]
@@ -135,17 +161,45 @@ def install_hot_entry(jit_function, entry, args, kwargs, leaves):
         lines.append(ind[:-4] + "else:")
     lines += [ind + l for l in result_lines]
     lines.append(f"    return _tj_slow({sig.args_expr()}, {sig.kwargs_expr()})")
-    source = "\n".join(lines) + "\n"
+    source = "\n".join(lines) + "\n" + _EXPLAIN
+    version = next(_versions)
+    source, namespace = _versioned(source, namespace, _base_globals(jit_function), version)
     fn = _define(source, namespace, name)
     entry_point = jit_function.entry_point
+    # the code object reads globals from the entry point's own namespace, which threads
+    # still running earlier versions share: add this version's names, swap the code, and
+    # drop only the names of versions long replaced
+    shared = entry_point.__globals__
+    shared.update(namespace)
     entry_point.__code__ = fn.__code__.replace(co_name=entry_point.__code__.co_name)
-    # the code object reads globals from the entry point's own namespace: refresh it
-    entry_point.__globals__.clear()
-    entry_point.__globals__.update(namespace)
+    for key in [k for k in list(shared) if _version_of(k) < version - _KEPT_VERSIONS]:
+        shared.pop(key, None)
     watch_tapes(entry_point)
     entry_point._tj_source = source
     jit_function.hot_entry = entry
     return True
+
+
+_versions = itertools.count(1)
+_KEPT_VERSIONS = 16
+_install_locks = threading.Lock()
+
+
+def _versioned(source, namespace, base, version):
+    """Give the globals a hot version adds a ``__<version>`` suffix (in its source too), so
+    a thread still running the previous version never reads this one's values."""
+    own = [k for k in namespace if k not in base]
+    if not own:
+        return source, namespace
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(own, key=len, reverse=True)))
+                         + r")\b")
+    source = pattern.sub(lambda m: f"{m.group(1)}__{version}", source)
+    return source, {(k if k in base else f"{k}__{version}"): v for k, v in namespace.items()}
+
+
+def _version_of(name):
+    head, _, tail = name.rpartition("__")
+    return int(tail) if head.startswith("_tj_") and tail.isdigit() else 1 << 62
 
 
 def _leaf_param(leaf_index, args, sig):

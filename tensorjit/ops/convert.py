@@ -24,6 +24,15 @@ def constant(value, dtype=None):
     return t
 
 
+def shape_decision():
+    """Library code decided from an input's shape to emit no primitive at all (``reshape``
+    to the shape it already has): nothing in the graph says so, so a graph being captured
+    is right only for these input shapes (see ``Tracer.shape``)."""
+    capture = state.capture
+    if capture is not None:
+        capture.shape_dependent = True
+
+
 def is_scalar(value):
     return isinstance(value, (bool, numbers.Number, np.generic)) and not isinstance(value, complex)
 

@@ -41,6 +41,7 @@ def ones(size, dtype=None):
 
 def full_like(input, fill_value, dtype=None):
     x = convert.as_tensor(input, op="full_like")
+    convert.shape_decision()          # the shape becomes part of a constant
     return full(tuple(x.shape), fill_value, dtype=dtype or x.dtype)
 
 

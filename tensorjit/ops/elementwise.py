@@ -266,8 +266,8 @@ add_p = binary("add", np.add, _add_vjp, codegen="({0} + {1})")
 sub_p = binary("sub", np.subtract, _sub_vjp, codegen="({0} - {1})")
 mul_p = binary("mul", np.multiply, _mul_vjp, codegen="({0} * {1})")
 div_p = binary("div", _keep_dtype(np.true_divide), _div_vjp)
-floordiv_p = binary("floordiv", np.floor_divide, _no_grad2)
-mod_p = binary("mod", np.mod, _mod_vjp)
+floordiv_p = binary("floordiv", _keep_dtype(np.floor_divide), _no_grad2)   # bool // bool
+mod_p = binary("mod", _keep_dtype(np.mod), _mod_vjp)                          # is int8 in NumPy
 pow_p = binary("pow", _keep_dtype(np.power), _pow_vjp)
 maximum_p = binary("maximum", np.maximum, _minmax_vjp(lambda x, y: gt(x, y)))
 minimum_p = binary("minimum", np.minimum, _minmax_vjp(lambda x, y: lt(x, y)))
@@ -320,7 +320,15 @@ def _make_unary(prim, float_only=True):
 
 
 neg = _make_unary(neg_p, float_only=False)
-abs = _make_unary(abs_p, float_only=False)
+
+
+def abs(input):
+    x = convert.as_tensor(input, op="abs")
+    if x.dtype == dt.bool_:     # np.abs accepts bool, the shape rule (so capture) does not
+        raise TypeError("abs: not defined for bool tensors")
+    return abs_p.bind(x)
+
+
 sign = _make_unary(sign_p, float_only=False)
 exp = _make_unary(exp_p)
 log = _make_unary(log_p)

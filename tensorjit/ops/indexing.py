@@ -236,6 +236,9 @@ def setitem_value(x, index, value):
     if _mask_like(index, x) and value.ndim == 0:
         return _ew.where(index, value, x)         # masked fill: no data-dependent shape
     spec, tensors = normalize_index(index, x, "setitem")
+    extra = value.ndim - len(_index_result_shape(x, [t.aval for t in tensors], spec))
+    if extra > 0 and all(d == 1 for d in value.shape[:extra]):
+        value = _shape.reshape(value, value.shape[extra:])   # NumPy drops leading 1s
     return index_put_p.bind(x, value, *tensors, spec=spec)
 
 

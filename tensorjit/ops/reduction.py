@@ -61,7 +61,7 @@ def _prod_vjp(ct, out, x, axes, keepdims):
 def _arg_impl(fn):
     def impl(x, axis, keepdims):
         out = fn(x, axis=axis)
-        if keepdims:
+        if keepdims and np.ndim(x):          # (a 0-d input gives a 0-d index, as the rule says)
             out = np.expand_dims(out, axis)
         return np.asarray(out, dtype=np.int64)
     return impl
@@ -69,7 +69,7 @@ def _arg_impl(fn):
 
 def _arg_rule(name):
     def rule(x, axis, keepdims):
-        if not 0 <= axis < max(x.ndim, 1):
+        if not 0 <= axis < (x.ndim or 1):      # (``max`` is this module's reduction)
             raise IndexError(f"{name}: axis {axis} out of range for {x}")
         if x.ndim and x.shape[axis] == 0:
             raise ValueError(f"{name}: cannot take {name} over an empty axis of {x}")
@@ -103,6 +103,7 @@ def _reduce(prim, input, axis, keepdims, name):
     x = convert.as_tensor(input, op=name)
     axes = convert.normalize_axes(axis, x.ndim, name)
     if not axes and prim is not reduce_any_p and prim is not reduce_all_p:
+        convert.shape_decision()          # (axis=None of a 0-d tensor)
         return x
     return prim.bind(x, axes=axes, keepdims=bool(keepdims))
 
@@ -207,6 +208,7 @@ def sum_to(x, shape):
     """Sum ``x`` down to ``shape`` (the transpose of broadcasting)."""
     shape = tuple(shape)
     if tuple(x.shape) == shape:
+        convert.shape_decision()
         return x
     lead = x.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(

@@ -118,6 +118,7 @@ def reshape(input, shape, *more):
         shape = (shape,) + more
     shape = _resolve_shape(shape, x.size, "reshape")
     if shape == tuple(x.shape):
+        convert.shape_decision()
         return x
     return reshape_p.bind(x, shape=shape)
 
@@ -131,6 +132,7 @@ def transpose(input, *perm):
         perm = tuple(reversed(range(x.ndim)))
     perm = tuple(convert.normalize_axis(int(p), x.ndim, "transpose") for p in perm)
     if perm == tuple(range(x.ndim)):
+        convert.shape_decision()
         return x
     return transpose_p.bind(x, perm=perm)
 
@@ -168,6 +170,7 @@ def broadcast_to(input, shape):
                          f"{shape}, which has fewer dimensions")
     shape = tuple(x.shape[i - lead] if d == -1 and i >= lead else d for i, d in enumerate(shape))
     if shape == tuple(x.shape):
+        convert.shape_decision()
         return x
     return broadcast_to_p.bind(x, shape=shape)
 

@@ -6,9 +6,15 @@ producing its operands) and returns what the node's result is instead: an existi
 point. Every rule preserves values exactly, NaN and inf included (so ``x * 0 -> 0`` is
 *not* a rule: ``inf * 0`` is NaN):
 
-    x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1        -> x      (when the shape is x's)
+    x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1        -> x      (when the shape is x's;
+                                                              float zeros: x + (-0.0),
+                                                              x - (+0.0), see _is_lit)
     neg(neg(x))                                     -> x
     stop_gradient(x)                                -> x      (only matters to autodiff)
+    identity(x)                                     -> x      (a copy; graph values are
+                                                              not written in place; lets
+                                                              CSE see x.copy().sum() is
+                                                              x.sum())
     cast(x, x.dtype)                                -> x
     cast(cast(x, wider), d)                         -> cast(x, d)   (exact widening)
     reshape(x, x.shape), broadcast_to(x, x.shape)   -> x
@@ -40,20 +46,27 @@ def _prim(name):
     return PRIMITIVES[name]
 
 
-def _is_lit(v, value):
-    return isinstance(v, Literal) and v.value.ndim == 0 and v.value.dtype != np.bool_ and \
-        v.value.item() == value and not (value == 0 and np.signbit(v.value))
+def _is_lit(v, value, negative_zero=False):
+    """``v`` is the literal ``value``. A float zero matches only with the sign that keeps
+    every ``x`` exact, signed zeros included: ``x - (+0.0)`` and ``x + (-0.0)`` are ``x``,
+    but ``(-0.0) + (+0.0)`` is ``+0.0`` (and ``1 / x`` then has the other sign)."""
+    if not (isinstance(v, Literal) and v.value.ndim == 0 and v.value.dtype != np.bool_
+            and v.value.item() == value):
+        return False
+    if value == 0 and v.value.dtype.kind == "f":
+        return bool(np.signbit(v.value)) == negative_zero
+    return True
 
 
 def _same_shape(node, v):
     return not isinstance(v, Literal) and v.aval == node.outputs[0].aval
 
 
-def identity_operand(position, value):
+def identity_operand(position, value, negative_zero=False):
     """x op <value> -> x (operand ``position`` is the literal ``value``)."""
     def rule(node, ctx):
         other = node.inputs[1 - position]
-        if _is_lit(node.inputs[position], value) and _same_shape(node, other):
+        if _is_lit(node.inputs[position], value, negative_zero) and _same_shape(node, other):
             return Same(other)
     return rule
 
@@ -163,12 +176,14 @@ def _broadcast(shapes):
 
 
 RULES = [
-    ("add", identity_operand(1, 0)), ("add", identity_operand(0, 0)),
+    ("add", identity_operand(1, 0, negative_zero=True)),
+    ("add", identity_operand(0, 0, negative_zero=True)),
     ("sub", identity_operand(1, 0)),
     ("mul", identity_operand(1, 1)), ("mul", identity_operand(0, 1)),
     ("div", identity_operand(1, 1)),
     ("neg", involution),
     ("stop_gradient", passthrough),
+    ("identity", passthrough),
     ("cast", cast_rule),
     ("reshape", reshape_chain),
     ("broadcast_to", same_shape_rule),

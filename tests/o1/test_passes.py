@@ -37,7 +37,7 @@ def test_cse_merges_repeated_work():
 def test_simplify_identities_and_chains_keep_nan_semantics(monkeypatch):
     monkeypatch.setattr(fusion, "MIN_ELEMENTS", 1 << 30)        # look at the plain ops
     def g(x):
-        y = (x + 0.0) * 1.0 / 1.0
+        y = (x - 0.0) * 1.0 / 1.0          # (not x + 0.0: -0.0 + 0.0 is +0.0)
         y = y.reshape(4, 3).reshape(2, 6).reshape(3, 4)
         y = y.transpose(1, 0).transpose(1, 0)
         y = y.astype(ms.float64).astype(ms.float32)

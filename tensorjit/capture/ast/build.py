@@ -21,6 +21,7 @@ body traced again), a tensor must keep its shape and dtype, other Python values 
 change. In-place updates of outside tensors and Parameters inside a branch or a loop body
 become extra outputs (carried values for loops) that are written back afterwards.
 """
+import contextlib
 import numbers
 
 import numpy as np
@@ -175,24 +176,38 @@ def is_symbolic(value):
 
 # ---- branches -------------------------------------------------------------------------
 
+@contextlib.contextmanager
+def _only_if_taken(label):
+    """A branch or loop body that fails for these shapes or dtypes: eager execution runs it
+    only when the data selects it, so the statement runs as Python (or, with
+    ``fullgraph=True``, the error says why it cannot be a graph)."""
+    try:
+        yield
+    except (ValueError, TypeError, IndexError) as exc:
+        raise ControlFlowError(f"{label}: this branch or loop body, which graph control "
+                               f"flow must compile whether or not the data selects it, "
+                               f"fails: {type(exc).__name__}: {exc}") from exc
+
+
 class _Branch:
-    def __init__(self, sub, values, writes):
+    def __init__(self, sub, values, writes, objects):
         self.sub = sub
         self.values = values            # snapshot per state name
         self.writes = writes            # id(target) -> (target, is_ref, value)
+        self.objects = objects          # the Python object per state name
 
 
-def _trace_branch(capture, fn, name):
+def _trace_branch(capture, fn, name, where=None):
     sub = SubCapture(capture, name)
     try:
-        with sub_scope(sub):
+        with sub_scope(sub), _only_if_taken(where or name):
             out = fn()
             values = [snapshot(sub, v) for v in out]
             writes = {id(t): (t, is_ref, sub.final_value(t))
                       for t, is_ref in sub.written_targets()}
     finally:
         sub.restore_outer()
-    return _Branch(sub, values, writes)
+    return _Branch(sub, values, writes, list(out))
 
 
 class _Plan:
@@ -287,8 +302,9 @@ def graph_if(pred_value, branch_fns, names, where):
     returning a tuple with one value per name. Returns the merged tuple."""
     capture = state.capture
     pred = to_bool_tensor(pred_value, where)
-    branches = [_trace_branch(capture, fn, f"{_label(where)}_{label}")
-                for fn, label in zip(branch_fns, ("then", "else"))]
+    branches = [_trace_branch(capture, fn, f"{_label(where)}_{label}",
+                              f"{where} ({side} branch)")
+                for fn, label, side in zip(branch_fns, ("then", "else"), ("true", "false"))]
     plan = _Plan()
     trees = []
     for i, name in enumerate(names):
@@ -305,6 +321,12 @@ def graph_if(pred_value, branch_fns, names, where):
                 continue
         elif all(undefined):
             trees.append(("static", column[0]))
+            continue
+        first = branches[0].objects[i]
+        if isinstance(first, Tensor) and first is branches[1].objects[i]:
+            # one tensor object on both paths, at most updated in place (``x += 1``): it
+            # stays that object, and gets its new value from the writes below
+            trees.append(("static", first))
             continue
         trees.append(_plan(plan, name, column, where))
     # in-place updates of outside tensors and Parameters, in any branch
@@ -329,10 +351,84 @@ def graph_if(pred_value, branch_fns, names, where):
         prim = control.cond_effect_p if effects else control.cond_p
         results = prim.bind(pred, *operands, then_branch=graphs[0], else_branch=graphs[1])
         for (t, _), value in zip(targets.values(), results[len(kept):]):
-            capture.assign(t, value)
+            t._assign(value)         # (Tensor._assign: autodiff tapes see it too)
     merged = [resolved[k] if k in resolved else results[kept.index(k)]
               for k in range(len(plan.avals))]
+    _note_aliases(capture, pred, branches, trees, merged)
     return tuple(_rebuild(t, merged) for t in trees)
+
+
+class BranchAliases:
+    """Tensor objects that are one Python object on one path of a tensor ``if``.
+
+    After ``z = y`` and ``if c: z = f(z)``, eager execution has ``z is y`` when ``c`` is
+    false, so a later in-place update of ``y`` (``y += 1``) changes ``z`` too, and vice
+    versa. The graph's ``z`` is the ``cond`` node's output, a tensor object of its own; the
+    capture remembers the pair and applies an update of one to the other under the
+    path's condition: ``z = where(not c, y_new, z)`` (see ``propagate_inplace``)."""
+
+    def __init__(self):
+        self.pairs = {}            # id(tensor) -> [(partner, pred, when, owner capture)]
+        self.busy = False
+
+    def add(self, a, b, pred, when, owner):
+        self.pairs.setdefault(id(a), []).append((b, pred, when, owner))
+        self.pairs.setdefault(id(b), []).append((a, pred, when, owner))
+
+    def snapshot(self):
+        return {k: list(v) for k, v in self.pairs.items()}
+
+    def restore(self, snapshot):
+        self.pairs = snapshot
+
+
+def _note_aliases(capture, pred, branches, trees, merged):
+    aliases = getattr(capture, "branch_aliases", None)
+    if aliases is None:
+        return
+    outside = [{id(obj) for obj, _, _ in b.sub.captured} | set(b.writes) for b in branches]
+    for i, tree in enumerate(trees):
+        if tree[0] != "dyn":
+            continue
+        result = merged[tree[1]]
+        for side, b in enumerate(branches):
+            obj = b.objects[i]
+            if isinstance(obj, Tensor) and obj is not result and id(obj) in outside[side]:
+                aliases.add(obj, result, pred, side == 0, capture)
+
+
+def propagate_inplace(capture, target, value):
+    """``target`` was updated in place to ``value``: update the tensors it may be the same
+    object as (``BranchAliases``)."""
+    aliases = getattr(capture, "branch_aliases", None)
+    if aliases is None or aliases.busy or id(target) not in aliases.pairs:
+        return
+    from ... import ops
+    aliases.busy = True
+    try:
+        # transitively: after ``z = y`` / ``if a: z = ...`` / ``w = z`` / ``if b: w = ...``,
+        # ``w`` is ``y`` when neither condition held
+        done, frontier = {id(target)}, [(target, None)]
+        while frontier:
+            obj, active = frontier.pop()
+            for other, pred, when, owner in aliases.pairs.get(id(obj), ()):
+                if id(other) in done or not _encloses(owner, capture):
+                    continue
+                same = pred if when else ops.logical_not(pred)
+                same = same if active is None else ops.logical_and(active, same)
+                other._assign(ops.where(same, value, other))
+                done.add(id(other))
+                frontier.append((other, same))
+    finally:
+        aliases.busy = False
+
+
+def _encloses(owner, capture):
+    while capture is not None:
+        if capture is owner:
+            return True
+        capture = vars(capture).get("parent")
+    return False
 
 
 def _resolve_without_node(plan, branches, pred):
@@ -465,6 +561,20 @@ class _LoopTrace:
                 self.saved.append((t, t._var))
                 t._var = tracer._var
 
+    def same_objects(self, state_in, values, trees, identity):
+        """The loop's input values, where variables in ``identity`` are their tensor
+        object from before the loop holding the carried value."""
+        state_in = list(state_in)
+        for i in identity:
+            obj, tracer = values[i], self.inputs[trees[i][1]]
+            if obj._var is tracer._var:       # (two names for one object)
+                state_in[i] = obj
+                continue
+            self.saved.append((obj, obj._var))
+            obj._var = tracer._var
+            state_in[i] = obj
+        return tuple(state_in)
+
     def finals(self, targets):
         out = []
         for t, is_ref in targets:
@@ -484,6 +594,7 @@ def graph_while(test, body, values, names, where):
     promote = {}
     targets = []                       # (tensor, is_ref) carried besides the variables
     placeholders = {}                  # internal variables first assigned in the body
+    identity = set()                   # variables the body keeps as the same object
     for _ in range(MAX_LOOP_RETRACES):
         carries = []
         trees = []
@@ -500,11 +611,24 @@ def graph_while(test, body, values, names, where):
         body_trace = _LoopTrace(capture, f"{_label(where)}_body", all_avals)
         changed = False
         try:
-            with sub_scope(body_trace.sub):
+            with sub_scope(body_trace.sub), _only_if_taken(f"{where} (loop body)"):
                 body_trace.install(targets, len(carries))
                 state_in = tuple(Undefined(n) if t[0] == "local" else _rebuild(t, body_trace.inputs)
                                  for t, n in zip(trees, names))
+                state_in = body_trace.same_objects(state_in, values, trees, identity)
+                vars_in = [v._var if isinstance(v, Tensor) else None for v in state_in]
                 out = body(*state_in)
+                # a variable the body only updates in place stays the same Python object
+                kept = [isinstance(v, Tensor) and o is i for v, o, i in zip(values, out, state_in)]
+                _check_loop_identity(names, state_in, vars_in, out, where)
+                for i, same in enumerate(kept):
+                    if same and trees[i][0] == "dyn" and i not in identity and \
+                            values[i]._var is not None:
+                        # trace again with the object itself standing for the carried
+                        # value, so other names for it (``y = x`` before the loop) see
+                        # the loop's value inside the body too
+                        identity.add(i)
+                        changed = True
                 out_snap = [snapshot(body_trace.sub, v) for v in out]
                 finals = body_trace.finals(targets)
                 new_targets = [(t, r) for t, r in body_trace.sub.written_targets()
@@ -535,6 +659,7 @@ def graph_while(test, body, values, names, where):
                 cond_trace.install(targets, len(carries))
                 state_in = tuple(Undefined(n) if t[0] == "local" else _rebuild(t, cond_trace.inputs)
                                  for t, n in zip(trees, names))
+                state_in = cond_trace.same_objects(state_in, values, trees, identity)
                 pred = test(*state_in)
                 pred_value = (cond_trace.sub.value_of(to_bool_tensor(pred, where))
                               if isinstance(pred, Tensor) else Literal(np.bool_(bool(pred))))
@@ -561,6 +686,7 @@ def graph_while(test, body, values, names, where):
         explicit = len(trace.sub.explicit_inputs)
         graph.inputs = graph.inputs[explicit:] + graph.inputs[:explicit]
         graphs.append(graph)
+    first_test = _initial_test(test, values, trees, kept, where)
     init = [_init_tensor(c) for c in carries] + [t for t, _ in targets]
     effects = control.has_effects(graphs[0]) or control.has_effects(graphs[1])
     prim = control.while_loop_effect_p if effects else control.while_loop_p
@@ -568,15 +694,58 @@ def graph_while(test, body, values, names, where):
                         num_consts=n_consts)
     n = len(carries)
     for (t, _), value in zip(targets, results[n:]):
-        capture.assign(t, value)
+        t._assign(value)             # (Tensor._assign: autodiff tapes see it too)
     outputs = []
-    for t, n_ in zip(trees, names):
+    for t, n_, v, same in zip(trees, names, values, kept):
         if t[0] == "local":
             outputs.append(Undefined(n_, f"it is assigned only inside the tensor-dependent "
                                          f"loop at {where}; assign it before the loop"))
+        elif same and t[0] == "dyn":
+            # ``y += 1`` in the body: as in Python, the tensor object before the loop
+            # (which other names may share) is the one updated
+            v._assign(results[t[1]])
+            outputs.append(v)
         else:
             outputs.append(_rebuild(t, results[:n]))
+    if first_test is not None:
+        # a loop that runs zero times leaves each variable the tensor object it was
+        aliases = getattr(capture, "branch_aliases", None)
+        for v, o, same, t in zip(values, outputs, kept, trees):
+            if _reassigned(v, same, t) and isinstance(o, Tensor) and o is not v \
+                    and aliases is not None:
+                aliases.add(v, o, first_test, False, capture)
     return tuple(outputs)
+
+
+def _reassigned(value, kept, tree):
+    return tree[0] == "dyn" and not kept and isinstance(value, Tensor) and \
+        value._var is not None
+
+
+def _initial_test(test, values, trees, kept, where):
+    """The loop condition on the values before the loop (None if no variable needs it):
+    see ``BranchAliases``."""
+    if not any(_reassigned(v, same, t) for v, same, t in zip(values, kept, trees)):
+        return None
+    try:
+        pred = test(*values)
+    except Exception:
+        return None
+    return to_bool_tensor(pred, where) if isinstance(pred, Tensor) else None
+
+
+def _check_loop_identity(names, state_in, vars_in, out, where):
+    """A loop variable the body both updates in place (``x += 1``) and reassigns
+    (``x = x * 2``): in Python, which tensor object the update reaches (the one from
+    before the loop, that other names may share, or a new one) depends on the iteration
+    and the data, which a graph loop cannot represent."""
+    for name, t, var, o in zip(names, state_in, vars_in, out):
+        if isinstance(t, Tensor) and t._var is not var and o is not t:
+            raise ControlFlowError(
+                f"{where}: loop variable {name!r} is both updated in place and reassigned "
+                f"inside the tensor-dependent loop, so which tensor object the in-place "
+                f"update reaches depends on the data; write {name} = {name} + ... (or "
+                f"copy it with {name} = {name}.copy() before the loop)")
 
 
 _ZEROS = object()

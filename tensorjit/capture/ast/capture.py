@@ -15,7 +15,7 @@ from ...nn.cell import Cell
 from ...ir.graph import Literal
 from ..base import Capture, CaptureError, ConcretizationError, capture_scope, source_info
 from . import convert, runtime, transform
-from .build import ControlFlowError, Undefined
+from .build import ControlFlowError, Undefined, BranchAliases, propagate_inplace
 from .errors import JitSyntaxError, Unsupported
 from .fallback import (PythonGuards, GraphSegment, FallbackStatement, Program, flatten_env)
 
@@ -32,6 +32,7 @@ class AstCapture(Capture):
         self.python_guards = guards
         self.format_values = []        # tensors inside f-strings (runtime.fmt)
         self._rebinds = []             # (tensor, previous _var) for rollback
+        self.branch_aliases = BranchAliases()
 
     def value_of(self, t):
         var = t._var
@@ -53,16 +54,22 @@ class AstCapture(Capture):
     def assign(self, target, value):
         self._rebinds.append((target, target._var))
         super().assign(target, value)
+        propagate_inplace(self, target, value)
+
+    def propagate_inplace(self, capture, target, value):
+        """(for the sub-captures of branches and loop bodies)"""
+        propagate_inplace(capture, target, value)
 
     def mark(self):
         return (len(self.graph.nodes), dict(self.ref_current), dict(self.final_assign),
-                len(self._rebinds))
+                len(self._rebinds), self.branch_aliases.snapshot())
 
     def rollback(self, mark):
         """Forget what a statement that is going to run as Python recorded."""
-        nodes, refs, finals, rebinds = mark
+        nodes, refs, finals, rebinds, aliases = mark
         del self.graph.nodes[nodes:]
         self.ref_current, self.final_assign = refs, finals
+        self.branch_aliases.restore(aliases)
         for target, var in reversed(self._rebinds[rebinds:]):
             target._var = var
         del self._rebinds[rebinds:]
@@ -258,11 +265,15 @@ class AstBuilder:
             if tracer._var is not capture.graph.inputs[k]:
                 writes.append((k, len(outputs)))
                 outputs.append(tracer)
+        aliases = []
+        if failure is not None:     # Python runs next: it must see the same objects
+            aliases = _alias_outputs(capture, objects, out_leaves, outputs)
         graph = capture.finish(outputs)
         _no_literal_outputs(capture)
         self._note_info(capture, failure)
         executable = self.jit_function.compile_graph(graph)
         segment = GraphSegment(executable, start, stop, out_names, struct, out_leaves, writes)
+        segment.aliases = aliases
         if failure is not None:
             construct, location = failure
             segment.fallback = FallbackStatement(stop, _python_statement(self.statements[stop]),
@@ -276,6 +287,24 @@ class AstBuilder:
         if failure is not None and failure not in info.fallbacks:
             info.fallbacks.append(failure)
         info.guards = self.guards.descriptions()
+
+
+def _alias_outputs(capture, objects, out_leaves, outputs):
+    """[(leaf, leaf, output index of the condition, value)]: environment tensors that are
+    one Python object when a tensor ``if``'s condition has that value (``BranchAliases``);
+    the condition becomes a graph output."""
+    position = {id(t): k for k, t in enumerate(objects)}
+    found = []
+    for key, pairs in capture.branch_aliases.pairs.items():
+        for other, pred, when, owner in pairs:
+            i, j = position.get(key), position.get(id(other))
+            if i is None or j is None or owner is not capture:
+                continue
+            if out_leaves[j][0] == "input" or (out_leaves[i][0] != "input" and j < i):
+                continue          # keep the caller's tensor (or the first leaf) as the object
+            found.append((i, j, len(outputs), when))
+            outputs.append(pred)
+    return found
 
 
 def _python_statement(fn):

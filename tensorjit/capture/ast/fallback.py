@@ -178,6 +178,8 @@ class GraphSegment:
         self.out_leaves = out_leaves
         self.input_writes = input_writes    # [(input index, output index)]
         self.fallback = None                # the FallbackStatement at ``stop``, if any
+        self.aliases = []                   # [(leaf, leaf, output, value)]: leaves that are
+                                            # one object when that output has that value
 
     def run(self, inputs):
         """Run on the input tensors; returns the environment after the segment."""
@@ -186,6 +188,9 @@ class GraphSegment:
             inputs[i]._data = outs[k]
         leaves = [inputs[k] if kind == "input" else Tensor._wrap(outs[k])
                   for kind, k in self.out_leaves]
+        for keep, same, k, value in self.aliases:
+            if bool(outs[k]) == value:
+                leaves[same] = leaves[keep]
         return unflatten_env(self.out_struct, leaves, self.out_names)
 
 

@@ -26,6 +26,7 @@ def capture(jit_function, struct, leaves, run):
         info = CaptureInfo("bytecode")
         info.shape_dependent = alternative.shape_dependent
         info.uses_cells = alternative.uses_cells
+        info.guards = list(alternative.graph_guards)   # the fast path must catch them
         return Captured(alternative.graph, out_struct, info, result,
                         executable=alternative.executable)
     first = next((a.graph for a in program.last_path if a.graph is not None), Graph(

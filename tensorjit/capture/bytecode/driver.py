@@ -265,11 +265,12 @@ class Driver:
         if graph.nodes or graph.outputs:
             from ...jit.function import compile_graph
             executable = compile_graph(graph, self.opts, self.name)
-        for tracer, slot in zip(outputs, out_slots):
-            state.env[slot] = Tensor._wrap(tracer._data)
+        graph_outputs = _output_slots(outputs, out_slots, write_backs)
+        for tracer, slot in zip(outputs, graph_outputs):
+            if slot is not None:          # (write-backs have no slot: applied below)
+                state.env[slot] = Tensor._wrap(tracer._data)
         for slot, index in write_backs:
             state.env[slot]._data = outputs[index]._data
-        graph_outputs = _output_slots(outputs, out_slots, write_backs)
         if end.kind == "return":
             terminator = Return(result_template)
         elif end.kind == "action":
@@ -284,6 +285,7 @@ class Driver:
                                   state.inputs, graph_outputs, write_backs, terminator)
         alternative.shape_dependent = state.capture.shape_dependent
         alternative.uses_cells = state.capture.uses_cells
+        alternative.graph_guards = [reason for reason, _ in state.capture.guards]
         program.uses_cells = program.uses_cells or alternative.uses_cells
         segment.alternatives.append(alternative)
         path.append(alternative)

@@ -17,6 +17,8 @@ import types
 
 from ...tensor import Tensor
 from ...nn.cell import Cell
+from ...ir.graph import SourceInfo
+from ..base import LOCATION_PROVIDERS
 from .values import NULL, Dynamic, SeqIter, is_tracer, contains_runtime_values
 from .frames import Frame, bind_arguments, packed_arguments, unsupported_reason
 from .guards import GlobalGuard, AttrGuard, CellGuard
@@ -78,6 +80,14 @@ class InterpreterBase:
 
     def location(self):
         return self.frames[-1].location()
+
+    def source_info(self):
+        """The user's line being interpreted (for IR notes and error messages)."""
+        if not self.frames:
+            return None
+        frame = self.frames[-1]
+        filename, _, line = frame.location().rpartition(":")
+        return SourceInfo(filename, int(line), frame.code.co_name)
 
     def unsupported(self, reason):
         raise Unsupported(reason, self.location())
@@ -287,3 +297,12 @@ from .py311 import Py311Opcodes  # noqa: E402  (its handlers use the classes abo
 
 class Interpreter(Py311Opcodes, InterpreterBase):
     """The interpreter for the running CPython (3.11; see frames.check_version)."""
+
+
+def _interpreted_location(frame):
+    interpreter = frame.f_locals.get("self")
+    return interpreter.source_info() if isinstance(interpreter, InterpreterBase) else None
+
+
+# errors and IR notes name the line the interpreter is at, not the jitted call's caller
+LOCATION_PROVIDERS[InterpreterBase.run.__code__] = _interpreted_location

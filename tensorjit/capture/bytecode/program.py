@@ -16,10 +16,13 @@
 A call walks the tree from the root; where no alternative's guards hold, capture resumes
 right there, with the call's real values, and the call finishes inside that capture.
 """
+import threading
+
 import numpy as np
 
 from ...tensor import Tensor
 from ...ops.effects import GuardFailure
+from ..base import LOCATION_PROVIDERS
 from .values import build
 
 
@@ -66,8 +69,8 @@ class Branch:
     def run(self, env):
         outcome = self.outcome(env)
         child = self.children.get(outcome)
-        if child is None:
-            child = self.children[outcome] = self.make_child(outcome)
+        if child is None:        # (setdefault: threads meeting a new outcome share one)
+            child = self.children.setdefault(outcome, self.make_child(outcome))
         return child
 
 
@@ -112,7 +115,8 @@ class PreludeOp:
 
 class Alternative:
     __slots__ = ("guards", "prelude", "executable", "graph", "inputs", "outputs",
-                 "write_backs", "terminator", "shape_dependent", "uses_cells")
+                 "write_backs", "terminator", "shape_dependent", "uses_cells",
+                 "graph_guards")
 
     def __init__(self, guards, prelude, executable, graph, inputs, outputs, write_backs,
                  terminator):
@@ -127,6 +131,8 @@ class Alternative:
         self.terminator = terminator
         self.shape_dependent = True       # set by the driver from its capture
         self.uses_cells = False
+        self.graph_guards = []            # guards inside the graph (values read by library
+                                          # code, as in trace mode): their descriptions
 
     def run(self, env):
         """Run prelude and graph; False if this version does not apply to ``env``.
@@ -172,6 +178,7 @@ class Program:
         self.root = None
         self.slot_count = 0
         self.last_path = []               # alternatives taken by the latest call
+        self.lock = threading.RLock()     # one capture at a time (runs need no lock)
 
     def new_slot(self):
         self.slot_count += 1
@@ -183,9 +190,15 @@ class Program:
         path = []
         self.last_path = path
         while True:
+            known = len(segment.alternatives)
             alternative = next((a for a in segment.alternatives if a.run(env)), None)
             if alternative is None:
-                return self.driver.capture_from(self, segment, env, path)
+                with self.lock:
+                    # another thread may have captured this segment in the meantime
+                    alternative = next((a for a in segment.alternatives[known:]
+                                        if a.run(env)), None)
+                    if alternative is None:
+                        return self.driver.capture_from(self, segment, env, path)
             path.append(alternative)
             term = alternative.terminator
             if isinstance(term, Return):
@@ -193,3 +206,15 @@ class Program:
             if isinstance(term, Interpret):
                 return self.driver.interpret_from(self, segment, env)
             segment = term.run(env)
+
+
+def _runtime_location(frame):
+    """Where the user's code is while a graph break's call or decision runs."""
+    step = frame.f_locals.get("self")
+    return getattr(step, "source", None)
+
+
+# errors at run time name the user's line (jit/user_errors.py)
+LOCATION_PROVIDERS[Action.run.__code__] = _runtime_location
+LOCATION_PROVIDERS[Branch.outcome.__code__] = _runtime_location
+LOCATION_PROVIDERS[IterBranch.outcome.__code__] = _runtime_location

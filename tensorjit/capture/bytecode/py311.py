@@ -248,14 +248,18 @@ class Py311Opcodes:
         key = self.pop()
         self.peek(inst.arg)[key] = value
 
+    # (pop first: the container is ``inst.arg`` deep once the operand is popped)
     def LIST_EXTEND(self, inst):
-        self.peek(inst.arg).extend(self._materialize(self.pop()))
+        items = self._materialize(self.pop())
+        self.peek(inst.arg).extend(items)
 
     def SET_UPDATE(self, inst):
-        self.peek(inst.arg).update(self._materialize(self.pop()))
+        items = self._materialize(self.pop())
+        self.peek(inst.arg).update(items)
 
     def DICT_UPDATE(self, inst):
-        self.peek(inst.arg).update(self._specialize_mapping(self.pop()))
+        items = self._specialize_mapping(self.pop())
+        self.peek(inst.arg).update(items)
 
     def DICT_MERGE(self, inst):
         self.DICT_UPDATE(inst)

@@ -1,0 +1,115 @@
+"""Errors from a jitted call, pointed at the user's code.
+
+A ``ValueError`` / ``TypeError`` / ``IndexError`` leaving a jitted callable gets, at the
+front of its message, the user's ``file:line (function)`` where the failing operation is,
+if it does not name it already (shape errors found by a capture do):
+
+* raised while capturing (a shape check in the functional layer, say ``reshape``'s): the
+  innermost user frame of the traceback -- for bytecode capture, the line its interpreter
+  was at (``capture.base.LOCATION_PROVIDERS``);
+* raised by a kernel while compiled code runs (an index tensor out of range): the
+  primitive whose kernel failed, with its input shapes and dtypes, and the line(s) of the
+  user's code that the graph's nodes of that primitive come from.
+
+The exception keeps its type and traceback; only its message grows.
+"""
+from ..ops.primitive import PRIMITIVES
+from ..aval import ShapedArray
+from ..capture.base import LOCATION_PROVIDERS
+
+USER_ERRORS = (ValueError, TypeError, IndexError)
+_PACKAGE = "tensorjit"
+_kernels = {}          # kernel code object -> primitive, built on first use
+
+
+def explain(exc, jit_function):
+    """Add the user's location to ``exc``'s message (in place); never raises."""
+    try:
+        _explain(exc, jit_function)
+    except Exception:   # pragma: no cover - explaining must not hide the real error
+        pass
+
+
+def _explain(exc, jit_function):
+    if getattr(exc, "_tj_explained", False) or not exc.args or \
+            not isinstance(exc.args[0], str):
+        return
+    exc._tj_explained = True
+    message = exc.args[0]
+    where, generated, kernel = _scan(exc.__traceback__)
+    if generated and kernel is not None:        # a kernel of compiled code failed
+        prim, frame = kernel
+        shapes = _operand_avals(frame)
+        sources = _node_sources(jit_function, prim.name)
+        prefix = ", ".join(sources) + ": " if sources else ""
+        exc.args = (f"{prefix}{prim.name}({shapes}): {message}",) + exc.args[1:]
+        return
+    if where is not None and where.split(" (")[0] not in message:
+        exc.args = (f"{where}: {message}",) + exc.args[1:]
+
+
+def _scan(tb):
+    """(innermost user location, whether compiled code ran last, (primitive, frame) of the
+    innermost failing kernel)."""
+    where, generated, kernel = None, False, None
+    kernels = _kernel_codes()
+    while tb is not None:
+        frame = tb.tb_frame
+        code = frame.f_code
+        provider = LOCATION_PROVIDERS.get(code)
+        name = frame.f_globals.get("__name__", "")
+        if provider is not None:
+            info = provider(frame)
+            if info is not None:
+                where, generated = str(info), False
+        elif code.co_filename.startswith("<tensorjit"):
+            generated = True
+        elif code in kernels:
+            kernel = (kernels[code], frame)
+        elif not (name == _PACKAGE or name.startswith(_PACKAGE + ".")) or \
+                name.startswith(_PACKAGE + ".bench"):
+            where, generated = f"{code.co_filename}:{tb.tb_lineno} ({code.co_name})", False
+        tb = tb.tb_next
+    return where, generated, kernel
+
+
+def _kernel_codes():
+    if len(_kernels) < len(PRIMITIVES):
+        for prim in PRIMITIVES.values():
+            code = getattr(prim.impl, "__code__", None)
+            if code is not None:
+                _kernels.setdefault(code, prim)
+    return _kernels
+
+
+def _operand_avals(frame):
+    code = frame.f_code
+    names = list(code.co_varnames[:code.co_argcount])
+    if code.co_flags & 0x04:                                   # *args
+        names.append(code.co_varnames[code.co_argcount + code.co_kwonlyargcount])
+    avals = []
+    for n in names:
+        values = frame.f_locals.get(n)
+        for v in (values if isinstance(values, tuple) else (values,)):
+            if hasattr(v, "shape") and hasattr(v, "dtype"):
+                avals.append(str(ShapedArray(v.shape, v.dtype)))
+    return ", ".join(avals)
+
+
+def _node_sources(jit_function, prim_name):
+    """Where the nodes of ``prim_name`` in the latest entry's graph(s) come from."""
+    found = []
+
+    def walk(g):
+        for node in g.nodes:
+            if node.prim.name == prim_name and node.source is not None:
+                text = str(node.source)
+                if text not in found:
+                    found.append(text)
+            for sub in g.subgraphs(node):
+                walk(sub)
+    for entry in (jit_function.hot_entry, jit_function.last_entry):
+        graph = getattr(entry, "graph", None)
+        if graph is not None:
+            walk(graph)
+    return found

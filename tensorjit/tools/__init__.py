@@ -1,0 +1,1 @@
+"""Developer tools: ``python -m tensorjit.tools.fuzz`` (differential fuzzing)."""

@@ -1,0 +1,421 @@
+"""One small test per bug the differential fuzzer (tensorjit/tools/fuzz.py) or the other
+reliability tests found, named after the bug, each checked against eager in the
+configurations where it showed (usually all: trace / ast / bytecode x O0 / O1 x ms_backend /
+GE)."""
+import numpy as np
+import pytest
+
+import tensorjit as ms
+from tensorjit import Tensor, ops
+from tensorjit.jit.function import STATS
+from tensorjit.tools.fuzz import CONFIGS, config_label, compare, compare_arrays
+
+CONFIG_IDS = [config_label(c) for c in CONFIGS]
+MODES = ["trace", "ast", "bytecode"]
+
+
+def check(fn, *arg_sets, configs=CONFIGS, calls=None):
+    """Call a fresh jit of ``fn`` per config on ``arg_sets`` (numpy arrays) in turn, a few
+    rounds (first compiles, cache hits, guard failures, fast path), comparing each result
+    and each argument after the call with eager."""
+    order = calls or [0, 1, 0, 1, 0, 1] if len(arg_sets) > 1 else [0, 0, 0, 0]
+    with np.errstate(all="ignore"):
+        expected = []
+        for arrays in arg_sets:
+            tensors = [Tensor(a) for a in arrays]
+            expected.append((fn(*tensors), [t.asnumpy() for t in tensors]))
+        for config in configs:
+            jitted = ms.jit(fn, **config)
+            for i in order:
+                tensors = [Tensor(a) for a in arg_sets[i]]
+                out = jitted(*tensors)
+                problems = compare(out, expected[i][0])
+                problems += [p for t, e in zip(tensors, expected[i][1])
+                             for p in [compare_arrays(t.asnumpy(), e)] if p]
+                assert not problems, (config_label(config), i, problems)
+
+
+def f32(*values):
+    return np.array(values, np.float32)
+
+
+# ---- backends and code generation ---------------------------------------------------------
+
+def constant_results_guarded(x):
+    if x.sum() > 0:
+        return ops.zeros_like(x) + 1.0
+    return ops.zeros_like(x) - 1.0
+
+
+def test_ge_keeps_the_guards_of_a_graph_whose_results_are_constants():
+    """GE dropped a graph_sink without outputs, and with it the trace guards: the second
+    path returned the first path's constants."""
+    check(constant_results_guarded, [f32(1.0, 2.0)], [f32(-1.0, -2.0)])
+
+
+def pow_and_div_with_a_literal_first(x):
+    return 2 ** x, 1.0 / x, 3.0 - x
+
+
+def test_literal_first_operand_of_a_dtype_keeping_kernel():
+    """Codegen passed a plain Python number to kernels reading ``x.dtype`` of their first
+    operand (pow, div): AttributeError: 'float' object has no attribute 'dtype'."""
+    check(pow_and_div_with_a_literal_first, [np.float32(1.5)], [f32(1.0, -2.0)])
+
+
+def zero_d_counter_loop(x):
+    i = (x.sum() > 0).astype(ms.int32)
+    while i < 3:
+        x = x * 2.0
+        i = i + 1
+    return x, i
+
+
+def test_ge_in_place_ufunc_on_a_zero_d_result():
+    """GE wrote ``np.add(v, 1, out=v)`` into a 0-d result, which kernels return as a NumPy
+    scalar: TypeError: return arrays must be of ArrayType."""
+    check(zero_d_counter_loop, [f32(1.0, 2.0)], [f32(-1.0, -2.0)])
+
+
+def bf16_arithmetic(x, y):
+    return x + 4.0, x * 0.5 - 1.0, x @ y.mT, (x @ y.mT).sum()
+
+
+def test_bfloat16_literals_and_matmul_keep_bfloat16():
+    """Generated code turned bfloat16 into float32: bfloat16 + a Python float and NumPy's
+    ``@`` on bfloat16 are float32 in NumPy (the kernels cast back, the templates did not)."""
+    bf = np.dtype(ms.bfloat16)
+    x = np.arange(6).reshape(2, 3).astype(bf)
+    check(bf16_arithmetic, [x, x], [np.zeros((0, 3), bf), np.zeros((1, 3), bf)])
+
+
+def bool_add_in_a_fused_kernel(a, b):
+    c = a + b
+    return 1.0 / c.astype(ms.float32) + 1.0
+
+
+def test_fused_kernel_bool_add_is_logical_or():
+    """Numba computed ``True + True`` as 2 (NumPy: True), so 1 / 2 + 1 became 1.5."""
+    check(bool_add_in_a_fused_kernel, [np.array([[True], [False]]), np.array([[True], [False]])])
+
+
+def reduction_over_a_unit_axis(x, y):
+    return ops.broadcast_to((x / y).max(1, True), (2, 2, 1, 3)), (x * y).sum(1, keepdims=True)
+
+
+def test_fused_reduction_over_an_axis_of_size_one():
+    """KernelPlan took every value as per-row when the reduced axis has size 1, then failed:
+    AssertionError: row value indexed by an inner axis."""
+    check(reduction_over_a_unit_axis, [np.ones((2, 1, 3), np.float32), f32(1.0, 2.0, 4.0)])
+
+
+def signed_zero(x):
+    return 1.0 / (x + 0.0), 1.0 / (0.0 + x), 1.0 / (x - 0.0)
+
+
+def test_o1_keeps_x_plus_zero_for_signed_zeros():
+    """O1 simplified ``x + 0.0`` to ``x``, but ``-0.0 + 0.0`` is ``+0.0``: 1 / (x + 0.0) was
+    -inf instead of +inf."""
+    check(signed_zero, [f32(-0.0, 0.0, 1.0)])
+
+
+def copy_then_compare_sums(x):
+    y = x.copy()
+    z = y
+    if y.sum() > x.sum():                 # equal sums: eager takes the else path
+        z = y - y.mean(1, True)
+    return z
+
+
+def test_o1_copy_reduces_like_the_original():
+    """``identity`` (Tensor.copy) blocked CSE, so one of two equal sums was a fused kernel
+    summing in another order: 1 ulp apart, and the branch flipped."""
+    x = np.array([[-0.66923875, 1.2494684], [-0.10524529, -0.7939511],
+                  [-0.48900178, 0.14655143]], np.float32)
+    check(copy_then_compare_sums, [x])
+
+
+# ---- primitives: kernels and shape rules agree --------------------------------------------
+
+def argmax_everywhere(x):
+    return x.argmax(), x.argmin(0), ops.argmax(x, 1), x.argmax(1, True)
+
+
+def test_argmax_and_argmin_inside_graphs():
+    """The argmax/argmin shape rule called the module's own ``max`` (the reduction) instead of
+    the builtin: every argmax under a capture raised IndexError."""
+    check(argmax_everywhere, [np.arange(6, dtype=np.float32).reshape(2, 3)])
+
+
+def argmax_keepdims_of_zero_d(x):
+    return x.argmax(0, True) + 1
+
+
+def test_argmax_keepdims_of_a_zero_d_tensor():
+    """The kernel returned shape (1,) where the rule says (): internal error under trace."""
+    check(argmax_keepdims_of_zero_d, [np.float32(3.0)])
+
+
+def floordiv_mod_of_bools(a, b):
+    return a // b, a % b
+
+
+def test_floordiv_and_mod_of_bools_stay_bool():
+    """NumPy gives int8 for bool // bool; the rule says bool: internal error under trace."""
+    check(floordiv_mod_of_bools, [np.array([True, False, True]), np.array([True, True, False])])
+
+
+def abs_of_bool(x):
+    return ops.abs(x > 0)
+
+
+def test_abs_of_bool_is_rejected_eagerly_too():
+    """Eager accepted abs(bool) (np.abs does), every graph rejected it."""
+    x = Tensor(f32(1.0, -1.0))
+    with pytest.raises(TypeError, match="abs: not defined for bool"):
+        abs_of_bool(x)
+    for mode in MODES:
+        with pytest.raises(TypeError, match="abs: not defined for bool"):
+            ms.jit(abs_of_bool, capture_mode=mode)(x)
+
+
+def setitem_with_leading_unit_dims(x, y):
+    z = x.copy()
+    z[0] = y.reshape(1, 2)           # value (1, 2) into a row of shape (2,): NumPy allows it
+    return z
+
+
+def test_setitem_value_with_extra_leading_unit_dims():
+    """Eager (NumPy) accepted it, the graphs' rule rejected it."""
+    check(setitem_with_leading_unit_dims, [np.zeros((3, 2), np.float32), f32(1.0, 2.0)])
+
+
+# ---- graphs reused for other shapes --------------------------------------------------------
+
+def shape_decisions(x):
+    return x.squeeze() * 2.0, x.T + 1.0, x.sum() - 1.0, ops.zeros_like(x)
+
+
+def test_graphs_reused_across_shapes_respect_library_shape_decisions():
+    """Library code that emitted no node because of a shape (squeeze of nothing, .T of a
+    vector, sum of a 0-d tensor, zeros_like of a 0-d tensor) left an 'elementwise-only'
+    graph that was reused for other shapes: wrong shapes."""
+    check(shape_decisions, [np.ones((0, 3), np.float32)], [np.ones((1, 3), np.float32)],
+          [np.ones((3,), np.float32)], [np.float32(2.0)], [np.ones((2, 3), np.float32)],
+          calls=[0, 1, 2, 3, 4, 0, 1, 2, 3, 4])
+
+
+# ---- bytecode capture --------------------------------------------------------------------
+
+def in_place_argument_then_break(x0, x2):
+    v0 = x2
+    if x0.min() < 0.5:
+        v0 = x2 - 1e-3
+    x0[:] = x2
+    v3 = v0 * 2
+    if v3.sum() > 0:
+        v3 = v3 + 1
+    return v3
+
+
+def test_bytecode_in_place_argument_update_before_a_graph_break():
+    """The first call mixed up the slots of graph outputs and written-back arguments at a
+    break: it returned the argument's new value instead of ``v0 * 2``."""
+    check(in_place_argument_then_break, [f32(-0.27), np.float32(2.12)],
+          [f32(3.0), np.float32(-1.0)])
+
+
+def unpacking(x, **options):
+    values = [1.0, 2.0, 3.0]
+    more = [x, *values]
+    merged = {**options}
+    return scaled(x * len(more), **merged) + values[2] + len({1, 2, 3})
+
+
+def scaled(x, scale=1.0, shift=0.0):
+    return x * scale + shift
+
+
+def test_bytecode_list_set_and_dict_unpacking():
+    """LIST_EXTEND / SET_UPDATE / DICT_UPDATE read the container before popping the
+    operand: list literals of constants crashed, ``{**d}`` was empty and ``f(**kw)`` lost
+    its keyword arguments (silently wrong)."""
+    x = Tensor(f32(1.0, 2.0))
+    for _ in range(3):
+        out = ms.jit(unpacking, capture_mode="bytecode")(x, scale=3.0, shift=0.5)
+        np.testing.assert_array_equal(out.asnumpy(), unpacking(x, scale=3.0, shift=0.5).asnumpy())
+
+
+def mask_index(x, y):
+    return y[y > 0].sum() + x.copy()
+
+
+def test_bytecode_guard_inside_a_single_graph_is_not_raised_to_the_user():
+    """A value read by library code (a mask index) is a guard inside the graph; the fast
+    path of a bytecode single-graph entry did not catch it: GuardFailure escaped."""
+    check(mask_index, [f32(1.0), f32(1.0, -2.0)], [f32(1.0), f32(3.0, 4.0)],
+          configs=[c for c in CONFIGS if c["capture_mode"] == "bytecode"])
+
+
+# ---- ast capture: tensor objects shared by several names --------------------------------------
+
+def alias_through_if(x):
+    y = x * 1.0
+    z = y
+    if x.sum() > 0:
+        z = z * 10.0
+    y += 1.0                  # z is y when the condition was false
+    w = z
+    if x.max() > 2.0:
+        w = w - 3.0
+    w *= 2.0                  # w is z is y when both conditions were false
+    return y, z, w
+
+
+def test_ast_in_place_update_reaches_names_shared_through_a_tensor_if():
+    """After ``z = y; if c: z = f(z)``, ``y += 1`` must change ``z`` when ``c`` is false
+    (the same Python object), also through chains of such ifs."""
+    check(alias_through_if, [f32(1.0, 2.0)], [f32(-1.0, -2.0)], [f32(-5.0, 3.0)])
+
+
+def alias_through_while(x):
+    y = x * 1.0
+    z = y
+    while y.sum() < 3.0:
+        y += 1.0              # only updated in place: y stays the object z names
+    v = x * 1.0
+    u = v
+    w = v
+    n = 0
+    while (u.sum() < 5.0) & (n < 3):
+        u = u + 1.0           # reassigned: u is v only if the loop never runs
+        n += 1
+    v -= 1.0
+    return z, u, w
+
+
+def test_ast_in_place_update_in_a_tensor_while_and_zero_trip_aliases():
+    check(alias_through_while, [f32(1.0, 2.0)], [f32(-1.0, -2.0)], [f32(10.0, 3.0)])
+
+
+def in_place_inside_if_inside_while(x0):
+    v0 = x0
+    i = (x0.max() > -1).astype(ms.int32)
+    while i < 2:
+        if ops.all(v0 <= 2):
+            v0 *= v0
+        i = i + 1
+    return v0 * 1
+
+
+def test_ast_in_place_update_inside_a_tensor_if_keeps_the_object():
+    """The if merged ``v0`` into a new tensor object, so the loop's result was not written
+    to the caller's argument ``x0`` (the object ``v0`` names)."""
+    check(in_place_inside_if_inside_while, [np.array([[-3]], np.int64)],
+          [np.array([[5]], np.int64)])
+
+
+def loop_var_in_place_and_reassigned(x0):
+    v0 = x0
+    i = (x0.min() < -1).astype(ms.int32)
+    while i < 2:
+        if (x0 > -1).any():
+            v0 = v0 - 1
+        v0 *= v0
+        i = i + 1
+    return v0 * 1
+
+
+def test_ast_loop_variable_updated_in_place_and_reassigned():
+    """Which object the update reaches depends on the data: the loop now runs as Python
+    (``fullgraph=False``) -- it used to leave the caller's argument unchanged -- and with
+    ``fullgraph=True`` the error says why."""
+    check(loop_var_in_place_and_reassigned, [np.float32(-6.5)], [np.float32(0.5)])
+    with pytest.raises(ms.JitSyntaxError, match="'v0' is both updated in place and reassigned"):
+        ms.jit(loop_var_in_place_and_reassigned, fullgraph=True)(Tensor(np.float32(0.5)))
+
+
+def alias_then_fallback(x0, x1):
+    v0 = x0
+    if (x0 > 2).any():
+        v0 = 2 ** x0
+    v4 = v0
+    n = float(x1.sum())       # runs as Python: the objects must still be shared
+    v4 -= n
+    return x1
+
+
+def test_ast_branch_alias_survives_a_fallback_statement():
+    check(alias_then_fallback, [f32(1.4), f32(1.0)], [f32(3.0), f32(1.0)],
+          configs=[c for c in CONFIGS if c["capture_mode"] == "ast"])
+
+
+def branch_invalid_for_other_shapes(x, y):
+    z = x
+    if x.sum() > 100:          # never true here; eager never runs the branch
+        z = x + y              # (4,) + (3,) does not broadcast
+    return z * 2
+
+
+def test_ast_branch_invalid_for_these_shapes_runs_as_python():
+    """Graph control flow compiles both branches; one that fails for these shapes made the
+    call fail although eager never runs it. It now falls back (fullgraph=False)."""
+    check(branch_invalid_for_other_shapes, [f32(1, 2, 3, 4), f32(1, 2, 3)])
+    with pytest.raises(ms.JitSyntaxError, match="add"):
+        ms.jit(branch_invalid_for_other_shapes, fullgraph=True)(
+            Tensor(f32(1, 2, 3, 4)), Tensor(f32(1, 2, 3)))
+
+
+def grad_through_in_place_in_if(x):
+    v = x + 2.0
+    if x.sum() > 0:
+        v *= v
+    return v.sum()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_grad_through_an_in_place_update_in_a_tensor_if(mode):
+    for value in (1.0, -1.0):
+        x = Tensor(np.float64(value))
+        expected = ms.grad(grad_through_in_place_in_if)(x).asnumpy()
+        got = ms.jit(ms.grad(grad_through_in_place_in_if), capture_mode=mode)(x).asnumpy()
+        np.testing.assert_allclose(got, expected)
+
+
+# ---- errors point at the user's code -----------------------------------------------------------
+
+def reshape_bad(x):
+    return x.reshape(4, 2)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_errors_from_the_functional_layer_and_bytecode_name_the_users_line(mode):
+    """Checks in the functional layer (before any primitive) named no location in any mode,
+    and bytecode named the jitted call's caller instead of the interpreted line."""
+    line = reshape_bad.__code__.co_firstlineno + 1
+    with pytest.raises(ValueError, match=rf"test_regressions.py:{line} \(reshape_bad\): "
+                                         r"reshape: .*6.*\(4, 2\)"):
+        ms.jit(reshape_bad, capture_mode=mode)(Tensor(np.zeros((2, 3), np.float32)))
+
+
+def test_bytecode_ir_notes_name_the_interpreted_line():
+    def g(x):
+        return x * 2.0 + 1.0
+
+    text = ms.jit(g, capture_mode="bytecode").lower(Tensor(f32(1.0))).as_text()
+    assert f"test_regressions.py:{g.__code__.co_firstlineno + 1}" in text
+
+
+# ---- compile counts stay as they were --------------------------------------------------------
+
+def test_elementwise_graphs_are_still_shared_across_shapes():
+    """(the shape-decision fix must not make every graph shape-specific)"""
+    def f(a, b):
+        return a * b + 1.0
+
+    jitted = ms.jit(f, capture_mode="trace")
+    before = STATS["compiles"]
+    for shape in [(2, 3), (4,), (), (1, 5), (0, 2)]:
+        x = Tensor(np.ones(shape, np.float32))
+        jitted(x, x)
+    assert STATS["compiles"] - before == 1
