@@ -147,12 +147,14 @@ def _lit(value, dtype):
 
 
 def _maximum(a, b):
-    # NaN-propagating like np.maximum, written as a select so LLVM vectorizes it
-    return f"(max({a}, {b}) if (({a} == {a}) & ({b} == {b})) else {a} + {b})"
+    # like np.maximum, written as a select so LLVM vectorizes it: NaN-propagating, and the
+    # second operand when they compare equal (np.maximum(-0.0, 0.0) is 0.0; Python's max
+    # keeps the first)
+    return f"(({a} if {a} > {b} else {b}) if (({a} == {a}) & ({b} == {b})) else {a} + {b})"
 
 
 def _minimum(a, b):
-    return f"(min({a}, {b}) if (({a} == {a}) & ({b} == {b})) else {a} + {b})"
+    return f"(({a} if {a} < {b} else {b}) if (({a} == {a}) & ({b} == {b})) else {a} + {b})"
 
 
 # Without Intel SVML (llvmlite wheels are not built with it) Numba calls scalar libm for

@@ -109,6 +109,17 @@ def test_fused_reduction_over_an_axis_of_size_one():
     check(reduction_over_a_unit_axis, [np.ones((2, 1, 3), np.float32), f32(1.0, 2.0, 4.0)])
 
 
+def max_of_signed_zeros(x):
+    y = ops.maximum(x.reshape(-1), 0.0)
+    return 2.0 / y > 0.5, 2.0 / ops.minimum(x * 2.0, 0.0), 1.0 / ops.relu(x * -1.0)
+
+
+def test_fused_maximum_and_minimum_of_signed_zeros_follow_numpy():
+    """Fused kernels used Python's max/min, which keep the first of two equal values;
+    np.maximum(-0.0, 0.0) is 0.0 (so 2 / relu(-0.0) was -inf instead of inf)."""
+    check(max_of_signed_zeros, [f32(-0.0, 0.0, 1.0, -1.0)])
+
+
 def signed_zero(x):
     return 1.0 / (x + 0.0), 1.0 / (0.0 + x), 1.0 / (x - 0.0)
 

@@ -80,6 +80,16 @@ def casts(x):
             x.astype(ms.bool_), (x * 2.0).astype(ms.float32))
 
 
+def fused_chains(x):
+    """Chains of two or more elementwise ops: O1 turns them into one native kernel."""
+    y = x[::-1, ::-1]
+    return (2.0 / ops.maximum(-x, 0.0), 2.0 / ops.minimum(x * 2.0, -0.0),
+            1.0 / ops.relu(x * -1.0), 1.0 / ops.maximum(x * 2.0, y * 2.0),
+            1.0 / ops.minimum(x - 1.0, y - 1.0), ops.where(x > 0, x, -x) * 3.0,
+            (x + 1.0) * (x - 1.0), 1.0 / ops.clamp(x * 1.5, -1.0, 0.0), (x * x) / (x * 3.0),
+            ops.maximum(ops.abs(x) - 1.0, 0.0) * -1.0, (-x > 0) | ops.isnan(x * 0.0))
+
+
 def reductions(x):
     return (x.sum(), x.sum(1), x.max(), x.max(0), x.min(1, True), x.mean(1), x.prod(1),
             x.argmax(1), x.argmin(0), ops.softmax(x, 1), ops.log_softmax(x, 0),
@@ -88,7 +98,7 @@ def reductions(x):
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
-@pytest.mark.parametrize("fn", [arithmetic, selections, transcendental, casts])
+@pytest.mark.parametrize("fn", [arithmetic, selections, transcendental, casts, fused_chains])
 def test_elementwise_special_values_are_exactly_eager(fn, config, specials):
     with np.errstate(all="ignore"):
         expected = fn(specials)
