@@ -29,8 +29,9 @@ class Emitter:
         self.prefix = prefix
         self.local_prefix = local_prefix
         self.globals = {"np": np}
-        self.names = {}          # Var -> local name
+        self.names = {}          # Var -> local name (or, for an inlined value, expression)
         self.counter = 0
+        self.inline = frozenset()   # values whose expression goes where they are used
 
     def bind_global(self, hint, value):
         for name, existing in self.globals.items():
@@ -136,6 +137,7 @@ def generate(graph, prefix="", input_names=None, local_prefix=""):
     for var, value in graph.consts.items():
         emitter.names[var] = emitter.bind_global("const", value)
     ref_writes = []
+    emitter.inline = _single_use_values(graph)
     for node in graph.nodes:
         if node.prim is effects.assign_p:
             target, value = node.inputs
@@ -144,6 +146,25 @@ def generate(graph, prefix="", input_names=None, local_prefix=""):
         body.extend(emit_node(node, emitter))
     outputs = [emitter.value(v) for v in graph.outputs]
     return GraphCode(graph, emitter, names, body, outputs, ref_writes)
+
+
+def _single_use_values(graph):
+    """Values used exactly once, by a node emitted as a plain expression statement, a
+    graph output or a parameter write: their operator expression is written where they
+    are used (``v1 = ((a * b) + c)``) -- shorter code, and measurably faster for small
+    arrays than naming every intermediate."""
+    uses, plain = {}, {}
+    for node in graph.nodes:
+        simple = node.prim.name not in _SPECIAL
+        for v in node.inputs:
+            if not isinstance(v, Literal):
+                uses[v] = uses.get(v, 0) + 1
+                plain[v] = plain.get(v, True) and simple
+    for v in graph.outputs:
+        if not isinstance(v, Literal):
+            uses[v] = uses.get(v, 0) + 1
+            plain.setdefault(v, True)
+    return {v for v, n in uses.items() if n == 1 and plain[v]}
 
 
 def _input_names(graph):
@@ -181,6 +202,9 @@ def emit_node(node, emitter):
         kernel = emitter.bind_global(prim.name, prim.impl)
         params = [f"{k}={emitter.param(v)}" for k, v in node.params.items()]
         expr = f"{kernel}({', '.join(args + params)})"
+    if template and len(node.outputs) == 1 and node.outputs[0] in emitter.inline:
+        emitter.names[node.outputs[0]] = expr      # written where it is used
+        return []
     outs = [emitter.local(v) for v in node.outputs]
     if not outs:
         return [expr]
