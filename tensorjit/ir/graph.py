@@ -97,6 +97,18 @@ class Graph:
             g for p in node.params.values() if isinstance(p, tuple) for g in p
             if isinstance(g, Graph)]
 
+    def free_vars(self):
+        """Values the nodes use that the graph does not define (an open sub-graph's
+        captures from the graph around it)."""
+        defined = set(self.inputs) | {r.var for r in self.refs} | set(self.consts)
+        free = set()
+        for node in self.nodes:
+            for v in node.inputs:
+                if not isinstance(v, Literal) and v not in defined:
+                    free.add(v)
+            defined.update(node.outputs)
+        return free
+
     def count_nodes(self):
         return len(self.nodes) + sum(g.count_nodes() for n in self.nodes for g in self.subgraphs(n))
 

@@ -29,6 +29,16 @@ def _choice(name, value, allowed):
     return value
 
 
+def _tuple_of(kind, name, value, plural):
+    """None, one ``kind`` or a sequence of them, as a tuple."""
+    if value is None:
+        return ()
+    values = (value,) if isinstance(value, kind) else tuple(value)
+    if not all(isinstance(v, kind) for v in values):
+        raise ValueError(f"jit: {name} must be {plural}, got {value!r}")
+    return values
+
+
 def validate(capture_mode, jit_level, backend, fullgraph, dynamic, static_argnums,
              static_argnames, options):
     opts = JitOptions()
@@ -41,21 +51,8 @@ def validate(capture_mode, jit_level, backend, fullgraph, dynamic, static_argnum
     if not isinstance(dynamic, bool):
         raise ValueError(f"jit: dynamic must be True or False, got {dynamic!r}")
     opts.fullgraph, opts.dynamic = fullgraph, dynamic
-    if static_argnums is None:
-        static_argnums = ()
-    elif isinstance(static_argnums, int):
-        static_argnums = (static_argnums,)
-    static_argnums = tuple(static_argnums)
-    if not all(isinstance(i, int) for i in static_argnums):
-        raise ValueError(f"jit: static_argnums must be ints, got {static_argnums!r}")
-    if static_argnames is None:
-        static_argnames = ()
-    elif isinstance(static_argnames, str):
-        static_argnames = (static_argnames,)
-    static_argnames = tuple(static_argnames)
-    if not all(isinstance(n, str) for n in static_argnames):
-        raise ValueError(f"jit: static_argnames must be strings, got {static_argnames!r}")
-    opts.static_argnums, opts.static_argnames = static_argnums, static_argnames
+    opts.static_argnums = _tuple_of(int, "static_argnums", static_argnums, "ints")
+    opts.static_argnames = _tuple_of(str, "static_argnames", static_argnames, "strings")
     for name, value in options.items():
         if name not in OPTIONS:
             raise ValueError(f"jit: unknown option {name!r}; valid options are "

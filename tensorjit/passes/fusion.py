@@ -18,7 +18,6 @@ import math
 
 import numpy as np
 
-from ..aval import ShapedArray
 from ..ir.graph import Graph, Literal, Node, Var
 from ..backend import fused as _fused
 from .schedule import stable_toposort
@@ -58,7 +57,6 @@ def _lit(value, dtype):
 
 def _decompose_softmax(node, b, log=False):
     (x,), axis = node.inputs, node.params["axis"]
-    d = x.aval.dtype
     m = b("reduce_max", x, axes=(axis,), keepdims=True)
     shifted = b("sub", x, m)
     e = b("exp", shifted)
@@ -303,7 +301,7 @@ def fuse(graph, min_elements=None):
             if not isinstance(v, Literal) and (g is None or v not in g.values):
                 used_outside.add(v)
         for sub in graph.subgraphs(node):
-            used_outside |= _free_vars(sub)
+            used_outside |= sub.free_vars()
     new_nodes = []
     placed = set()
     for node in graph.nodes:
@@ -322,17 +320,6 @@ def fuse(graph, min_elements=None):
         made += 1
     graph.nodes = stable_toposort(graph, new_nodes)
     return made
-
-
-def _free_vars(graph):
-    defined = set(graph.inputs) | {r.var for r in graph.refs} | set(graph.consts)
-    free = set()
-    for node in graph.nodes:
-        for v in node.inputs:
-            if not isinstance(v, Literal) and v not in defined:
-                free.add(v)
-        defined.update(node.outputs)
-    return free
 
 
 def _make_fused_node(group, used_outside, index):

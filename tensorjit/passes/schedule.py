@@ -40,7 +40,7 @@ def _deps(graph, nodes):
             if not isinstance(v, Literal) and v in producer:
                 d.add(producer[v])
         for sub in graph.subgraphs(node):
-            for v in _captured(sub):
+            for v in sub.free_vars():
                 if v in producer:
                     d.add(producer[v])
         if node.prim.effect:
@@ -52,15 +52,6 @@ def _deps(graph, nodes):
     return deps
 
 
-def _captured(sub):
-    defined = set(sub.inputs) | {r.var for r in sub.refs} | set(sub.consts)
-    out = set()
-    for node in sub.nodes:
-        for v in node.inputs:
-            if not isinstance(v, Literal) and v not in defined:
-                out.add(v)
-        defined.update(node.outputs)
-    return out
 
 
 def stable_toposort(graph, nodes):
@@ -173,7 +164,7 @@ def peak_memory(graph, nodes=None):
             if not isinstance(v, Literal):
                 last_use[root.get(v, v)] = i
         for sub in graph.subgraphs(node):
-            for v in _captured(sub):
+            for v in sub.free_vars():
                 last_use[root.get(v, v)] = i
     end = len(nodes)
     for v in graph.outputs:
