@@ -454,3 +454,31 @@ def test_none_and_identity_arguments_do_not_recompile(mode):
     for _ in range(4):
         np.testing.assert_allclose(jitted(x, None, cell).asnumpy(), x.asnumpy() * 2)
     assert STATS["compiles"] - before == 1
+
+
+@pytest.mark.parametrize("training", [False, True])
+def test_seed_cells_traced_equal_eager_forward_backward_and_moving_statistics(training):
+    from tensorjit.bench import workloads
+    for make in (workloads.resnet_block, workloads.llama_attention):
+        eager_work, jit_work = make("tiny"), make("tiny")      # same seed: same weights
+        eager_cell = eager_work.cell.set_train(training)
+        jit_cell = jit_work.cell.set_train(training)
+        forward = ms.jit(jit_cell, capture_mode="trace")
+        for _ in range(3):
+            np.testing.assert_allclose(forward(*jit_work.args, **jit_work.kwargs).asnumpy(),
+                                       eager_cell(*eager_work.args,
+                                                  **eager_work.kwargs).asnumpy(),
+                                       rtol=1e-5, atol=1e-6)
+        grad_fn = ms.value_and_grad(jit_cell, None, jit_cell.trainable_params())
+        eager_grad = ms.value_and_grad(eager_cell, None, eager_cell.trainable_params())
+        step = ms.jit(lambda *a: grad_fn(*a), capture_mode="trace")
+        for _ in range(3):
+            (loss, grads), (loss0, grads0) = step(*jit_work.args), eager_grad(*eager_work.args)
+            np.testing.assert_allclose(loss.asnumpy(), loss0.asnumpy(), rtol=1e-5)
+            assert len(grads) == len(jit_cell.trainable_params())
+            for g, g0 in zip(grads, grads0):
+                np.testing.assert_allclose(g.asnumpy(), g0.asnumpy(), rtol=1e-4, atol=1e-6)
+        # BatchNorm moving statistics moved identically (training) or not at all (eval)
+        for (name, p), (_, p0) in zip(jit_cell.parameters_and_names(),
+                                      eager_cell.parameters_and_names()):
+            np.testing.assert_allclose(p.asnumpy(), p0.asnumpy(), rtol=1e-5, err_msg=name)
