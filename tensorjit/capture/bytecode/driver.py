@@ -294,14 +294,14 @@ class Driver:
         return terminator.run(state.env)
 
     def _branch(self, cond_slot, snapshot, payload):
-        code, *_ = snapshot.frames[-1]
+        """A Branch whose child for an outcome resumes at the jump target or falls through
+        (``keep``: 'and'/'or' leave the deciding value on the stack when they jump)."""
         target = payload["target"]
         jump_if = payload["jump_if"]
         keep = payload.get("keep", False)
 
         def make_child(outcome):
-            frames = snapshot.frames
-            index_of = _index_of_offset(frames[-1][0])
+            index_of = _index_of_offset(snapshot.frames[-1][0])
             if outcome == jump_if:
                 child = snapshot.with_top(ip=index_of[target],
                                           push=[TSlot(cond_slot)] if keep else [])
