@@ -16,7 +16,7 @@ import numbers
 
 import numpy as np
 
-from ..ir.graph import Graph, Literal
+from ..ir.graph import Literal
 from ..ops import effects
 
 _SIMPLE_PARAM_TYPES = (bool, int, float, str, type(None))
