@@ -141,12 +141,18 @@ def _torch_block(grad):
     def fwd():
         out = torch.relu(bn1(conv1(x)))
         return torch.relu(bn2(conv2(out)) + x)
+    return _torch_runner(fwd, (conv1, conv2, bn1, bn2), grad)
+
+
+def _torch_runner(fwd, modules, grad):
+    """A PyTorch forward (under no_grad), or forward+backward of its sum into the modules'
+    parameters -- what the tensorjit rows run."""
     if not grad:
         def run():
             with torch.no_grad():
                 return fwd()
         return run
-    params = [p for m in (conv1, conv2, bn1, bn2) for p in m.parameters()]
+    params = [p for m in modules for p in m.parameters()]
 
     def step():
         for p in params:
@@ -188,20 +194,7 @@ def _torch_attention(grad, hidden=1024, heads=8, kv=2, seq=256):
         vs = vs[:, :, None].expand(1, kv, heads // kv, seq, hd).reshape(1, heads, seq, hd)
         w = torch.softmax(qs @ ks.transpose(2, 3) / math.sqrt(hd), -1)
         return o((w @ vs).transpose(1, 2).reshape(1, seq, hidden))
-    if not grad:
-        def run():
-            with torch.no_grad():
-                return fwd()
-        return run
-    params = [p for m in (q, k, v, o) for p in m.parameters()]
-
-    def step():
-        for p in params:
-            p.grad = None
-        loss = fwd().sum()
-        loss.backward()
-        return loss
-    return step
+    return _torch_runner(fwd, (q, k, v, o), grad)
 
 
 def bench_attention(iters=10, repeats=3):
