@@ -53,11 +53,18 @@ def pynative():
         _local.pynative -= 1
 
 
+# GRAPH_MODE's runner, ``run(cell, args, kwargs)``: installed by tensorjit.jit, the layer
+# that compiles (this leaf module cannot import it)
+_graph_runner = None
+
+
+def register_graph_runner(run):
+    global _graph_runner
+    _graph_runner = run
+
+
 def run_cell_as_graph(cell, args, kwargs):
-    """GRAPH_MODE: call ``cell`` through its compiled graph (one ``jit`` per Cell)."""
-    jitted = cell.__dict__.get("_tj_graph_mode_jit")
-    if jitted is None:
-        from .jit import jit
-        jitted = jit(cell)
-        object.__setattr__(cell, "_tj_graph_mode_jit", jitted)
-    return jitted(*args, **kwargs)
+    """GRAPH_MODE: call ``cell`` through its compiled graph."""
+    if _graph_runner is None:
+        raise RuntimeError("GRAPH_MODE needs tensorjit.jit, which is not imported")
+    return _graph_runner(cell, args, kwargs)

@@ -108,6 +108,27 @@ def _build(structure, it):
     return value.value if isinstance(value, Identity) else value
 
 
+def rebuild_call(struct, leaves):
+    """(args, kwargs) from a call structure made by a jitted function's ``flatten_call``:
+    ``(arg structures, keyword names, keyword structures)`` and the tensor leaves."""
+    it = iter(leaves)
+    args = tuple(_build(s, it) for s in struct[0])
+    kwargs = {k: _build(s, it) for k, s in zip(struct[1], struct[2])}
+    return args, kwargs
+
+
+def count_tensors(structure):
+    """How many tensor leaves a structure holds."""
+    if structure == TENSOR:
+        return 1
+    tag = structure[0]
+    if tag in ("tuple", "list"):
+        return sum(count_tensors(s) for s in structure[1])
+    if tag in ("dict", "namedtuple"):
+        return sum(count_tensors(s) for s in structure[2])
+    return 0
+
+
 def describe(structure):
     """Short human text of a structure, for errors and explain output."""
     if structure == TENSOR:

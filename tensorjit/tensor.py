@@ -12,6 +12,7 @@ import numpy as np
 
 from . import dtype as dt
 from .aval import ShapedArray
+from .state import state
 
 
 def _convert_data(input_data, dtype):
@@ -37,6 +38,23 @@ def _convert_data(input_data, dtype):
             raise TypeError("Tensor: data of Python objects cannot become a tensor")
         raise TypeError(f"Tensor: unsupported data type {array.dtype}")
     return np.array(array)
+
+
+def _initial_data(init, shape, dtype):
+    """``Tensor(shape=..., dtype=..., init=...)``: zeros, a number, or an initializer
+    object (MindSpore's ``Initializer``: called with an array, fills it in place)."""
+    data = np.zeros(shape, dtype)
+    if init is None:
+        return data
+    if isinstance(init, (bool, numbers.Number)):
+        data[...] = init
+        return data
+    if callable(init):
+        filled = init(data)
+        return np.asarray(filled if filled is not None else data, dtype)
+    raise TypeError(f"Tensor: init must be an Initializer or a number, got "
+                    f"{type(init).__name__}; for a named initializer such as 'normal' use "
+                    f"initializer('normal', shape, dtype)")
 
 
 def _array_from_sequence(data):
@@ -86,22 +104,19 @@ class Tensor:
             if any(d < 0 for d in shape):
                 raise ValueError(f"Tensor: shape {shape} has a negative dimension")
             dtype = dt.as_dtype(dtype) if dtype is not None else dt.float32
-            if init is None:
-                data = np.zeros(shape, dtype)
-            else:
-                from .nn import initializer as _init
-                data = _init.initializer(init, shape, dtype).asnumpy()
+            data = _initial_data(init, shape, dtype)
         elif isinstance(input_data, Tensor) and input_data._var is not None and \
-                _ops.state.capture is not None:
+                state.capture is not None:
             # Tensor(t) of a tensor inside a graph: a copy, not a constant
-            copy = _ops.identity(input_data if dtype is None else _ops.cast(input_data, dtype))
+            source = input_data if dtype is None else input_data.astype(dtype)
+            copy = source.copy()
             self._data, self._var = copy._data, copy._var
             return
         else:
             data = _convert_data(input_data, dtype)
         self._data = data
         self._var = None
-        _ops.state.capture is None or _ops.state.capture.constant(self)
+        state.capture is None or state.capture.constant(self)
 
     @classmethod
     def _wrap(cls, array):
@@ -160,7 +175,7 @@ class Tensor:
     # ---- reading values (a concretization point under capture) ----------------------
     def _concrete(self, why):
         if self._var is not None:
-            capture = _ops.state.capture
+            capture = state.capture
             if capture is not None:
                 return capture.concretize(self, why)
             if self._data is None:
@@ -240,12 +255,12 @@ class Tensor:
     # ---- in-place update: the one funnel for +=, setitem, set_data, assign ----------
     def _assign(self, value):
         """Make this tensor object hold ``value``'s contents (same shape and dtype)."""
-        capture = _ops.state.capture
+        capture = state.capture
         if capture is not None:
             capture.assign(self, value)
         else:
             self._data = value._data
-        for tape in _ops.state.tapes:
+        for tape in state.tapes:
             tape.alias(self, value)
         return self
 
@@ -255,14 +270,11 @@ class Tensor:
             raise ValueError(f"assign_value: shape {tuple(value.shape)} does not match the "
                              f"tensor's shape {tuple(self.shape)}")
         if value.dtype != self.dtype:
-            value = _ops.cast(value, self.dtype)
+            value = value.astype(self.dtype)
         return self._assign(value)
 
-    def copy(self):
-        return _ops.identity(self)
-
     def __copy__(self):
-        return Tensor._wrap(self._data) if self._var is None else _ops.identity(self)
+        return Tensor._wrap(self._data) if self._var is None else self.copy()
 
     def __deepcopy__(self, memo):
         if self._var is not None:
@@ -280,7 +292,8 @@ class Tensor:
             raise TypeError("cannot pickle a symbolic tensor")
         return (Tensor, (np.asarray(self._data),))
 
-    # operators, methods and indexing are attached by tensorjit.ops.tensor_methods
+    # operators, methods (copy, astype, ...) and indexing are attached by
+    # tensorjit.ops.tensor_methods: they bind primitives, which live above this module
 
 
 def _ms_dtype_name(dtype):
@@ -310,13 +323,13 @@ class Parameter(Tensor):
         """Replace the value. A new shape is allowed (as in MindSpore); dtype is kept."""
         data = data if isinstance(data, Tensor) else Tensor(data)
         if tuple(data.shape) != tuple(self.shape):
-            if _ops.state.capture is not None:
+            if state.capture is not None:
                 raise ValueError(f"set_data: cannot change the shape of parameter "
                                  f"{self.name} from {self.shape} to {data.shape} inside jit")
             self._data = np.array(data.asnumpy(), dtype=self.dtype)
             return self
         if data.dtype != self.dtype:
-            data = _ops.cast(data, self.dtype)
+            data = data.astype(self.dtype)
         return self._assign(data)
 
     @property
@@ -330,5 +343,3 @@ class Parameter(Tensor):
     def __reduce__(self):
         return (Parameter, (np.asarray(self._data), self.name, self.requires_grad))
 
-
-from . import ops as _ops  # noqa: E402  (ops needs Tensor; Tensor methods need ops)

@@ -155,7 +155,7 @@ def _single_use_values(graph):
     arrays than naming every intermediate."""
     uses, plain = {}, {}
     for node in graph.nodes:
-        simple = node.prim.name not in _SPECIAL
+        simple = node.prim.emit is None
         for v in node.inputs:
             if not isinstance(v, Literal):
                 uses[v] = uses.get(v, 0) + 1
@@ -183,9 +183,8 @@ def _input_names(graph):
 def emit_node(node, emitter):
     """Source lines computing one node."""
     prim = node.prim
-    special = _SPECIAL.get(prim.name)
-    if special is not None:
-        return special(node, emitter)
+    if prim.emit is not None:
+        return prim.emit(node, emitter)
     # templates are NumPy operators, exact for NumPy's own dtypes; the kernels also keep
     # other dtypes (bfloat16 @ bfloat16 is float32 in NumPy)
     template = prim.codegen is not None and not node.params and all(
@@ -213,14 +212,7 @@ def emit_node(node, emitter):
     return [f"{outs[0]} = {expr}"]
 
 
-def _emit_guard(node, emitter):
-    check = emitter.bind_global("guard", node.prim.impl)
-    expected = emitter.bind_global("expected", node.params["expected"])
-    return [f"{check}({emitter.value(node.inputs[0])}, {expected}, "
-            f"{node.params['index']!r}, {node.params['reason']!r})"]
-
-
-def _typed(value, emitter):
+def typed_value(value, emitter):
     """A value as an expression that is an array of its exact dtype (literals inline are
     Python scalars, which must not become loop or branch state)."""
     if isinstance(value, Literal):
@@ -228,9 +220,10 @@ def _typed(value, emitter):
     return emitter.value(value)
 
 
-def _emit_subgraph(graph, input_exprs, emitter):
+def emit_subgraph(graph, input_exprs, emitter):
     """Lines computing ``graph`` inline, its inputs bound to ``input_exprs`` (names or
-    literals of the host code); returns (lines, output expressions)."""
+    literals of the host code); returns (lines, output expressions). Control-flow
+    primitives emit their branches and bodies with it."""
     for var, expr in zip(graph.inputs, input_exprs):
         emitter.names[var] = expr
     lines = []
@@ -241,50 +234,13 @@ def _emit_subgraph(graph, input_exprs, emitter):
         emitter.names[var] = emitter.bind_global("const", value)
     for node in graph.nodes:
         lines.extend(emit_node(node, emitter))
-    return lines, [_typed(v, emitter) for v in graph.outputs]
+    return lines, [typed_value(v, emitter) for v in graph.outputs]
 
 
-def _assign_line(targets, exprs):
+def assign_line(targets, exprs):
     if len(targets) == 1:
         return f"{targets[0]} = {exprs[0]}"
     return f"{', '.join(targets)} = {', '.join(exprs)}"
-
-
-def _emit_cond(node, emitter):
-    """A ``cond`` node as a Python ``if`` block; both branches set the node's outputs."""
-    pred = emitter.value(node.inputs[0])
-    operands = [_typed(v, emitter) for v in node.inputs[1:]]
-    outs = [emitter.local(v) for v in node.outputs]
-    lines = [f"if {pred}:"]
-    for key in ("then_branch", "else_branch"):
-        body, results = _emit_subgraph(node.params[key], operands, emitter)
-        if outs:
-            body.append(_assign_line(outs, results))
-        lines += ["    " + l for l in body or ["pass"]]
-        if key == "then_branch":
-            lines.append("else:")
-    return lines
-
-
-def _emit_while(node, emitter):
-    """A ``while_loop`` node as a Python ``while`` block over its outputs' names."""
-    n = node.params["num_consts"]
-    consts = [_typed(v, emitter) for v in node.inputs[:n]]
-    init = [_typed(v, emitter) for v in node.inputs[n:]]
-    outs = [emitter.local(v) for v in node.outputs]
-    lines = [_assign_line(outs, init)] if outs else []
-    lines.append("while True:")
-    cond_lines, (pred,) = _emit_subgraph(node.params["cond_graph"], consts + outs, emitter)
-    body_lines, results = _emit_subgraph(node.params["body_graph"], consts + outs, emitter)
-    inner = cond_lines + [f"if not {pred}:", "    break"] + body_lines
-    if outs:
-        inner.append(_assign_line(outs, results))
-    lines += ["    " + l for l in inner]
-    return lines
-
-
-_SPECIAL = {"guard": _emit_guard, "cond": _emit_cond, "cond_effect": _emit_cond,
-            "while_loop": _emit_while, "while_loop_effect": _emit_while}
 
 
 def is_shape_generic(graph):

@@ -16,30 +16,17 @@ NumPy, GE means:
 """
 import numpy as np
 
+from ..autodiff import graph_primitive
 from ..ir.graph import Graph, Literal, Node, Var
+from ..ir.liveness import Ownership
 from ..ops import effects
-from ..ops.primitive import Primitive
+from ..ops.primitive import MAY_ALIAS
 from . import codegen
 from .kernel_by_kernel import Executable
 
 
 def _sink_impl(*args, graph):
     return unit_for(graph)(*args)
-
-
-def _sink_rule(*avals, graph):
-    return [v.aval for v in graph.outputs]
-
-
-def _sink_vjp(cts, outs, *args, graph):
-    from ..autodiff import vjp
-    from ..ir.interpret import bind_graph
-    _, pullback = vjp(lambda *xs: bind_graph(graph, xs), *args)
-    return pullback(*cts)
-
-
-graph_sink_p = Primitive("graph_sink", _sink_impl, _sink_rule, _sink_vjp,
-                         multiple_results=True, shape_generic=False)
 
 
 def _emit_sink(node, emitter):
@@ -52,9 +39,8 @@ def _emit_sink(node, emitter):
     return [f"{''.join(o + ', ' for o in outs)}= {name}({', '.join(args)})"]
 
 
-codegen._SPECIAL.setdefault("graph_sink", _emit_sink)
-
-_UFUNC_OUT = {}
+# the unit may return an input or a view of one (a reshape) unchanged
+graph_sink_p = graph_primitive("graph_sink", _sink_impl, emit=_emit_sink, aliasing=MAY_ALIAS)
 
 
 def _ufunc(prim):
@@ -72,32 +58,8 @@ def unit_for(body):
 
 
 def _inplace_plan(body):
-    """node index -> operand position a ufunc may overwrite."""
-    from ..passes.buffers import _fresh
-    alias, fresh, external = {}, {}, set(body.inputs) | set(body.consts)
-    for node in body.nodes:
-        owns = _fresh(node)
-        for o in node.outputs:
-            if owns:
-                alias[o], fresh[o] = o, True
-            else:
-                srcs = [alias.get(v, v) for v in node.inputs if not isinstance(v, Literal)]
-                alias[o] = srcs[0] if len(srcs) == 1 else o
-                fresh[o] = False
-                if len(srcs) > 1:
-                    external.update(srcs)
-        if node.prim.effect or body.subgraphs(node):
-            for v in node.inputs:
-                if not isinstance(v, Literal):
-                    external.add(alias.get(v, v))
-    last = {}
-    for i, node in enumerate(body.nodes):
-        for v in node.inputs:
-            if not isinstance(v, Literal):
-                last[alias.get(v, v)] = i
-    for v in body.outputs:
-        if not isinstance(v, Literal):
-            external.add(alias.get(v, v))
+    """node index -> operand position a ufunc may overwrite (``ir/liveness.py``)."""
+    ownership = Ownership(body)
     plan, taken = {}, set()
     for i, node in enumerate(body.nodes):
         if _ufunc(node.prim) is None or len(node.outputs) != 1 or node.params:
@@ -106,11 +68,9 @@ def _inplace_plan(body):
         if not out.aval.shape:     # 0-d results may be NumPy scalars, which have no buffer
             continue
         for j, v in enumerate(node.inputs):
-            if isinstance(v, Literal) or alias.get(v, v) is not v or not fresh.get(v):
+            if isinstance(v, Literal) or v in taken or v.aval != out.aval:
                 continue
-            if v in external or v in taken or v.aval != out.aval or last.get(v) != i:
-                continue
-            if node.inputs.count(v) != 1:
+            if not ownership.can_overwrite(v, i) or node.inputs.count(v) != 1:
                 continue
             plan[i] = j
             taken.add(v)

@@ -247,7 +247,7 @@ _CHILD = r"""
 import time, numba  # imported before timing in both processes: we measure the compile
 import numpy as np, tensorjit as ms
 from tensorjit.bench import workloads
-from tensorjit.backend import fused
+from tensorjit.backend import numba as native
 wl = workloads.resnet_block("cpu", training=True)
 params = wl.cell.trainable_params()
 def loss(x):
@@ -255,7 +255,7 @@ def loss(x):
 f = ms.jit(ms.value_and_grad(loss, None, params), capture_mode="trace", jit_level="O1")
 start = time.perf_counter()
 f(*wl.args)
-print(time.perf_counter() - start, fused.STATS["compiled"], fused.STATS["loaded"])
+print(time.perf_counter() - start, native.STATS["compiled"], native.STATS["loaded"])
 """
 
 

@@ -20,7 +20,8 @@ import numpy as np
 
 from ..aval import ShapedArray
 from ..ir.graph import Graph, Node, Var, Literal, Ref, SourceInfo
-from ..ops.primitive import state, explain_failure
+from ..state import state
+from ..ops.primitive import explain_failure
 from ..ops import effects
 from ..tensor import Tensor, Parameter
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..aval import ShapedArray
 from ..ir.graph import Literal
-from ..ops.primitive import state
+from ..state import state
 from .base import Capture, CaptureError
 
 

@@ -4,22 +4,21 @@ every place Python reads a tensor's value becomes a guard in the graph."""
 from .. import pytree
 from ..tensor import Tensor
 from .base import Capture, capture_scope
+from .request import Captured, CaptureInfo, NOT_RUN
 
 
 class TraceCapture(Capture):
     concrete = True
 
 
-def capture(jit_function, struct, leaves, run):
-    from . import Captured, leaf_hints
-    from ..jit.function import CaptureInfo, _NOT_RUN
-    tracer_capture = TraceCapture(jit_function.name)
+def capture(request, struct, leaves, run):
+    tracer_capture = TraceCapture(request.name)
     tracers = [tracer_capture.input(leaf.aval, hint, leaf._data, leaf._weak_type)
-               for leaf, hint in zip(leaves, leaf_hints(jit_function, struct))]
-    args, kwargs = jit_function.rebuild_call(struct, tracers)
+               for leaf, hint in zip(leaves, request.leaf_hints(struct))]
+    args, kwargs = request.rebuild_call(struct, tracers)
     try:
         with capture_scope(tracer_capture):
-            out = jit_function.target(*args, **kwargs)
+            out = request.target(*args, **kwargs)
     finally:
         if not run:
             tracer_capture.restore_refs()
@@ -34,7 +33,7 @@ def capture(jit_function, struct, leaves, run):
     info.shape_dependent = tracer_capture.shape_dependent
     info.uses_cells = tracer_capture.uses_cells
     if not run:
-        return Captured(graph, out_struct, info, _NOT_RUN)
+        return Captured(graph, out_struct, info, NOT_RUN)
     for i in writes:
         leaves[i]._data = tracers[i]._data
     result = pytree.unflatten(out_struct, [Tensor._wrap(t._data) for t in out_leaves])

@@ -109,6 +109,61 @@ class Graph:
             defined.update(node.outputs)
         return free
 
+    # ---- uses and producers ----------------------------------------------------------
+    def producers(self):
+        """{value: the node computing it}."""
+        return {o: node for node in self.nodes for o in node.outputs}
+
+    def users(self):
+        """{value: [nodes using it]} -- as an operand, or from inside a node's sub-graph."""
+        users = {}
+        for node in self.nodes:
+            for v in _values_used(self, node):
+                users.setdefault(v, []).append(node)
+        return users
+
+    def use_counts(self):
+        """{value: number of uses}, graph outputs included."""
+        counts = {}
+        for node in self.nodes:
+            for v in node.inputs:
+                if not isinstance(v, Literal):
+                    counts[v] = counts.get(v, 0) + 1
+            for sub in self.subgraphs(node):
+                for v in sub.free_vars():
+                    counts[v] = counts.get(v, 0) + 1
+        for v in self.outputs:
+            if not isinstance(v, Literal):
+                counts[v] = counts.get(v, 0) + 1
+        return counts
+
+    def last_uses(self, nodes=None):
+        """{value: index in ``nodes`` (default: the graph's order) of its last use};
+        graph outputs are used at ``len(nodes)``."""
+        nodes = self.nodes if nodes is None else nodes
+        last = {}
+        for i, node in enumerate(nodes):
+            for v in _values_used(self, node):
+                last[v] = i
+        for v in self.outputs:
+            if not isinstance(v, Literal):
+                last[v] = len(nodes)
+        return last
+
+    def replace_all_uses(self, renames):
+        """Make every use of ``old`` a use of ``renames[old]`` (operands, graph outputs and
+        open sub-graphs); values absent from ``renames`` are kept."""
+        if not renames:
+            return
+        for node in self.nodes:
+            node.inputs = [renames.get(v, v) if not isinstance(v, Literal) else v
+                           for v in node.inputs]
+            for sub in self.subgraphs(node):
+                if sub.free_vars() & renames.keys():
+                    sub.replace_all_uses(renames)
+        self.outputs = [renames.get(v, v) if not isinstance(v, Literal) else v
+                        for v in self.outputs]
+
     def count_nodes(self):
         return len(self.nodes) + sum(g.count_nodes() for n in self.nodes for g in self.subgraphs(n))
 
@@ -125,3 +180,11 @@ class Graph:
 
     def __str__(self):
         return self.as_text()
+
+
+def _values_used(graph, node):
+    """The values a node reads: its operands and what its sub-graphs capture."""
+    used = [v for v in node.inputs if not isinstance(v, Literal)]
+    for sub in graph.subgraphs(node):
+        used.extend(sub.free_vars())
+    return used

@@ -4,6 +4,7 @@ from .function import JitFunction, Lowered
 from .explain import explain, Explanation
 from .mutable import mutable
 from ..capture.ast.errors import JitSyntaxError
+from .. import context as _context
 
 
 def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False,
@@ -23,6 +24,18 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=False, ful
     if function is None:
         return wrap
     return wrap(function)
+
+
+def _run_cell_as_graph(cell, args, kwargs):
+    """GRAPH_MODE: call ``cell`` through its compiled graph (one ``jit`` per Cell)."""
+    jitted = cell.__dict__.get("_tj_graph_mode_jit")
+    if jitted is None:
+        jitted = jit(cell)
+        object.__setattr__(cell, "_tj_graph_mode_jit", jitted)
+    return jitted(*args, **kwargs)
+
+
+_context.register_graph_runner(_run_cell_as_graph)
 
 
 def make_ir(fn, static_argnums=None, static_argnames=None, capture_mode="trace",

@@ -5,17 +5,19 @@ checks cheap guards and runs the graph's code inline. Anything else lands in
 ``JitFunction.call``: compute the cache key, try the cached entries (their value guards run
 inside the graph), or capture -> optimize -> compile a new entry.
 """
+import functools
 import time
 import types
 import warnings
 
 from .. import pytree
 from ..tensor import Tensor
-from ..ops.primitive import state
+from ..state import state
 from ..ops.effects import GuardFailure
 from ..passes.pipeline import optimize
 from .. import backend as backends
 from ..nn.cell import STATE_VERSION
+from ..capture import capture_graph, CaptureRequest, NOT_RUN
 from .cache import CACHE, function_key
 from .signature import call_signature
 from . import dispatch
@@ -58,20 +60,6 @@ class Entry:
         return pytree.unflatten(self.out_struct, [Tensor._wrap(o) for o in outs[:n_out]])
 
 
-class CaptureInfo:
-    """What a capture found out, for guards, write-backs and ``explain``."""
-
-    def __init__(self, mode):
-        self.mode = mode
-        self.guards = []            # human-readable guard descriptions
-        self.breaks = []            # graph breaks (bytecode): (reason, source)
-        self.fallbacks = []         # statements run as Python (ast): (construct, source)
-        self.input_writes = []      # input positions written in place by the function
-        self.graph_count = 1
-        self.shape_dependent = False
-        self.uses_cells = False
-
-
 class CompileEvent:
     def __init__(self, reason, seconds, entry):
         self.reason, self.seconds, self.entry = reason, seconds, entry
@@ -106,7 +94,16 @@ class JitFunction:
         self.hot_entry = None
         self.hot_installs = 0
         self.last_entry = None
+        self.request = CaptureRequest(
+            self.target, self.name, opts, self.fn_key, self.signature.positional,
+            functools.partial(compile_graph, opts=opts, name=self.name),
+            self._note_recapture)
         self.entry_point = dispatch.build_entry_point(self)
+
+    def _note_recapture(self, reason):
+        event = CompileEvent(reason, 0.0, None)
+        self.events.append(event)
+        return event
 
     def _static_positions(self):
         positions = set()
@@ -155,12 +152,6 @@ class JitFunction:
                 kw_structs.append(pytree.flatten(kwargs[key], leaves))
         struct = (tuple(arg_structs), tuple(kwargs), tuple(kw_structs))
         return struct, leaves
-
-    def rebuild_call(self, struct, leaves):
-        it = iter(leaves)
-        args = tuple(pytree._build(s, it) for s in struct[0])
-        kwargs = {k: pytree._build(s, it) for k, s in zip(struct[1], struct[2])}
-        return args, kwargs
 
     def key_of(self, struct, leaves):
         dtypes = tuple(leaf.dtype for leaf in leaves)
@@ -242,8 +233,7 @@ class JitFunction:
     def compile(self, struct, leaves, shapes, run):
         """Capture, optimize and compile. With ``run`` (trace mode) the capture is the real
         first call and its results are returned; otherwise parameters are restored."""
-        from ..capture import capture_graph
-        captured = capture_graph(self, struct, leaves, run=run)
+        captured = capture_graph(self.request, struct, leaves, run=run)
         if captured.program is not None:
             entry = Entry(captured.graph, captured.executable, captured.out_struct, shapes,
                           captured.info, captured.program)
@@ -252,7 +242,7 @@ class JitFunction:
             generic = executable.shape_generic and not captured.info.shape_dependent
             entry = Entry(captured.graph, executable, captured.out_struct,
                           None if generic else shapes, captured.info)
-        if captured.result is _NOT_RUN:
+        if captured.result is NOT_RUN:
             return entry, (entry.run(leaves) if run else None)
         return entry, captured.result
 
@@ -273,7 +263,6 @@ class JitFunction:
 
 
 _MISS = object()
-_NOT_RUN = object()
 
 
 def compile_graph(graph, opts, name):

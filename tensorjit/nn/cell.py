@@ -14,7 +14,7 @@ from collections import OrderedDict
 from .. import dtype as dt
 from ..tensor import Tensor, Parameter
 from .. import ops
-from ..ops.primitive import state as _op_state
+from ..state import state as _op_state
 from .. import context as _context
 
 __all__ = ["Cell", "ParameterTuple"]

@@ -1,5 +1,6 @@
 """``tensorjit.ops``: the primitive registry and MindSpore's functional API over it."""
-from .primitive import PRIMITIVES, Primitive, state
+from ..state import state
+from .primitive import PRIMITIVES, Primitive
 from .convert import as_tensor, constant
 from .elementwise import *  # noqa: F401,F403
 from .elementwise import (abs, round, pow, cast, stop_gradient, identity, where, clamp, clip,
@@ -17,7 +18,6 @@ from .random import dropout, set_seed, rand, randn, randint
 from .loss import (nll_loss, cross_entropy, softmax_cross_entropy_with_logits, mse_loss,
                    l1_loss, smooth_l1_loss, binary_cross_entropy_with_logits)
 from .effects import runtime_print
-from . import control as _control  # noqa: F401  (registers call)
 from . import tensor_methods as _tensor_methods  # noqa: F401  (installs Tensor operators)
 
 

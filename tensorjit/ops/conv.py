@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import dtype as dt
 from ..aval import ShapedArray
-from .primitive import Primitive
+from .primitive import Primitive, FRESH, VIEW
 from . import convert
 from . import elementwise as _ew
 from . import reduction as _red
@@ -271,13 +271,14 @@ def _conv_weight_grad_vjp(ct, out, x, dy, w_shape, **geometry):
             conv2d_p.bind(x, ct, **geometry))
 
 
-conv2d_p = Primitive("conv2d", _conv_impl, _conv_rule, _conv_vjp, shape_generic=False)
+conv2d_p = Primitive("conv2d", _conv_impl, _conv_rule, _conv_vjp, shape_generic=False,
+                     aliasing=FRESH)
 conv2d_input_grad_p = Primitive("conv2d_input_grad", _conv_input_grad_impl,
                                 _conv_input_grad_rule, _conv_input_grad_vjp,
-                                shape_generic=False)
+                                shape_generic=False, aliasing=FRESH)
 conv2d_weight_grad_p = Primitive("conv2d_weight_grad", _conv_weight_grad_impl,
                                  _conv_weight_grad_rule, _conv_weight_grad_vjp,
-                                 shape_generic=False)
+                                 shape_generic=False, aliasing=FRESH)
 
 
 def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1,
@@ -347,8 +348,11 @@ def _fold_vjp(ct, out, cols, x_shape, kernel, stride, padding, dilation):
                           dilation=dilation, pad_value=0),)
 
 
-unfold_p = Primitive("unfold", _unfold_impl, _unfold_rule, _unfold_vjp, shape_generic=False)
-fold_p = Primitive("fold", _fold_impl, _fold_rule, _fold_vjp, shape_generic=False)
+# sliding windows: a strided view of the (padded) input
+unfold_p = Primitive("unfold", _unfold_impl, _unfold_rule, _unfold_vjp, shape_generic=False,
+                     aliasing=VIEW)
+fold_p = Primitive("fold", _fold_impl, _fold_rule, _fold_vjp, shape_generic=False,
+                   aliasing=FRESH)
 
 
 def _pool_geometry(x, kernel_size, stride, pad_mode, padding, dilation, op):

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import dtype as dt
 from ..tensor import Tensor
-from .primitive import state
+from ..state import state
 
 
 def constant(value, dtype=None):

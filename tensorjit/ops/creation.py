@@ -5,7 +5,7 @@ import numpy as np
 from .. import dtype as dt
 from ..aval import ShapedArray
 from ..tensor import Tensor
-from .primitive import Primitive
+from .primitive import Primitive, FRESH
 from . import convert
 from . import elementwise as _ew
 from . import shape as _shape
@@ -18,7 +18,8 @@ def _full_rule(shape, value, dtype):
 
 
 full_p = Primitive("full", lambda shape, value, dtype: np.full(shape, value, dtype),
-                   _full_rule, lambda ct, out, **params: (), shape_generic=False)
+                   _full_rule, lambda ct, out, **params: (), shape_generic=False,
+                   aliasing=FRESH)
 
 
 def full(size, fill_value, *, dtype=None):

@@ -9,7 +9,10 @@ They have no gradient and are never folded, merged or removed by passes.
 """
 import numpy as np
 
-from .primitive import Primitive, state
+from ..tensor import Tensor
+
+from ..state import state
+from .primitive import Primitive, NO_OUTPUT
 
 
 class GuardFailure(Exception):
@@ -37,7 +40,8 @@ def _no_grad(ct, out, *args, **params):
 
 # not shape-generic: a write-back must keep the parameter's shape, checked at capture
 assign_p = Primitive("assign", _no_eager("assign"), _no_outputs_rule, _no_grad,
-                     multiple_results=True, effect=True, shape_generic=False)
+                     multiple_results=True, effect=True, shape_generic=False,
+                     aliasing=NO_OUTPUT)
 
 
 def _print_impl(*values, segments, sep=" ", end="\n"):
@@ -58,7 +62,7 @@ def _show(value):
 
 
 print_p = Primitive("print", _print_impl, _no_outputs_rule, _no_grad, multiple_results=True,
-                    effect=True, shape_generic=True)
+                    effect=True, shape_generic=True, aliasing=NO_OUTPUT)
 
 
 class GuardValue:
@@ -91,13 +95,19 @@ def _guard_impl(value, expected, index, reason):
     return ()
 
 
+def _emit_guard(node, emitter):
+    check = emitter.bind_global("guard", node.prim.impl)
+    expected = emitter.bind_global("expected", node.params["expected"])
+    return [f"{check}({emitter.value(node.inputs[0])}, {expected}, "
+            f"{node.params['index']!r}, {node.params['reason']!r})"]
+
+
 guard_p = Primitive("guard", _guard_impl, _no_outputs_rule, _no_grad, multiple_results=True,
-                    effect=True, shape_generic=True)
+                    effect=True, shape_generic=True, aliasing=NO_OUTPUT, emit=_emit_guard)
 
 
 def runtime_print(*values):
     """``print`` that also runs inside compiled graphs (MindSpore's ops.print_)."""
-    from ..tensor import Tensor
     capture = state.capture
     segments, tensors = [], []
     for v in values:

@@ -7,7 +7,8 @@ import numpy as np
 from .. import dtype as dt
 from ..aval import ShapedArray, broadcast_shapes
 from ..tensor import Tensor
-from .primitive import Primitive, same_aval, state
+from ..state import state
+from .primitive import Primitive, same_aval, VIEW
 from . import convert
 from . import reduction as _red
 
@@ -61,8 +62,38 @@ def _kernel(fn, dtype_fixed=False):
 # ---------------------------------------------------------------------------------------
 # unary primitives
 
-def unary(name, impl, vjp, rule=None, elementwise=True):
-    return Primitive(name, impl, rule or _float_unary_rule(name), vjp, elementwise=elementwise)
+def unary(name, impl, vjp, rule=None, scalar=None, no_scalar=None):
+    return Primitive(name, impl, rule or _float_unary_rule(name), vjp, elementwise=True,
+                     scalar=scalar, no_scalar=no_scalar)
+
+
+# ---- scalar rules for fused kernels (see ops/scalar.py) --------------------------------
+
+def _not_bool(template):
+    return lambda s, *xs: None if s.is_bool else template.format(*xs)
+
+
+def _sign_scalar(s, a):
+    zero = s.zero()
+    minus_one = s.lit(-1) if s.is_float else "-1"
+    # np.sign: -0.0 -> 0.0 and NaN -> NaN
+    rest = s.select(f"{a} == {a}", zero, a) if s.is_float else zero
+    return s.select(f"{a} > {zero}", s.one(), s.select(f"{a} < {zero}", minus_one, rest))
+
+
+def _softplus_scalar(s, a):
+    # np.logaddexp(0, a), branch for branch (NaN falls through to the last)
+    return s.select(f"{a} == {s.zero()}", s.lit(math.log(2)),
+                    s.select(f"{a} > {s.zero()}", f"{a} + log1p(exp(-{a}))",
+                             s.select(f"{a} <= {s.zero()}", f"log1p(exp({a}))", a)))
+
+
+def _gelu_scalar(s, a):
+    half, one = s.lit(0.5), s.one()
+    if s.params.get("approximate") == "tanh":
+        c = s.lit(math.sqrt(2 / math.pi))
+        return f"{half} * {a} * ({one} + tanh({c} * ({a} + {s.lit(0.044715)} * {a} * {a} * {a})))"
+    return f"{half} * {a} * ({one} + erf({a} / {s.lit(math.sqrt(2))}))"
 
 
 def _sigmoid(x):
@@ -95,32 +126,48 @@ def _rsqrt(x):
     return (1 / np.sqrt(x)).astype(x.dtype, copy=False)
 
 
-neg_p = unary("neg", np.negative, lambda ct, out, x: (neg(ct),), _numeric_unary_rule("neg"))
-abs_p = unary("abs", np.abs, lambda ct, out, x: (mul(ct, sign(x)),), _numeric_unary_rule("abs"))
-sign_p = unary("sign", np.sign, lambda ct, out, x: (None,), _numeric_unary_rule("sign"))
-exp_p = unary("exp", np.exp, lambda ct, out, x: (mul(ct, out),))
-log_p = unary("log", np.log, lambda ct, out, x: (div(ct, x),))
-log1p_p = unary("log1p", np.log1p, lambda ct, out, x: (div(ct, add(x, 1.0)),))
-expm1_p = unary("expm1", np.expm1, lambda ct, out, x: (mul(ct, add(out, 1.0)),))
-sqrt_p = unary("sqrt", np.sqrt, lambda ct, out, x: (div(ct, mul(out, 2.0)),))
+neg_p = unary("neg", np.negative, lambda ct, out, x: (neg(ct),), _numeric_unary_rule("neg"),
+              scalar=_not_bool("-{0}"))
+abs_p = unary("abs", np.abs, lambda ct, out, x: (mul(ct, sign(x)),), _numeric_unary_rule("abs"),
+              scalar=_not_bool("abs({0})"))
+sign_p = unary("sign", np.sign, lambda ct, out, x: (None,), _numeric_unary_rule("sign"),
+               scalar=_sign_scalar)
+exp_p = unary("exp", np.exp, lambda ct, out, x: (mul(ct, out),), scalar="exp({0})")
+log_p = unary("log", np.log, lambda ct, out, x: (div(ct, x),), scalar="log({0})")
+log1p_p = unary("log1p", np.log1p, lambda ct, out, x: (div(ct, add(x, 1.0)),),
+                scalar="log1p({0})")
+expm1_p = unary("expm1", np.expm1, lambda ct, out, x: (mul(ct, add(out, 1.0)),),
+                scalar="expm1({0})")
+sqrt_p = unary("sqrt", np.sqrt, lambda ct, out, x: (div(ct, mul(out, 2.0)),),
+               scalar="sqrt({0})")
 rsqrt_p = unary("rsqrt", _rsqrt,
-                lambda ct, out, x: (mul(ct, mul(mul(out, out), mul(out, -0.5))),))
-sin_p = unary("sin", np.sin, lambda ct, out, x: (mul(ct, cos(x)),))
-cos_p = unary("cos", np.cos, lambda ct, out, x: (neg(mul(ct, sin(x))),))
-tan_p = unary("tan", np.tan, lambda ct, out, x: (mul(ct, add(mul(out, out), 1.0)),))
-tanh_p = unary("tanh", np.tanh, lambda ct, out, x: (mul(ct, sub(1.0, mul(out, out))),))
-atan_p = unary("atan", np.arctan, lambda ct, out, x: (div(ct, add(mul(x, x), 1.0)),))
+                lambda ct, out, x: (mul(ct, mul(mul(out, out), mul(out, -0.5))),),
+                scalar=lambda s, a: f"{s.one()} / sqrt({a})")
+sin_p = unary("sin", np.sin, lambda ct, out, x: (mul(ct, cos(x)),), scalar="sin({0})")
+cos_p = unary("cos", np.cos, lambda ct, out, x: (neg(mul(ct, sin(x))),), scalar="cos({0})")
+tan_p = unary("tan", np.tan, lambda ct, out, x: (mul(ct, add(mul(out, out), 1.0)),),
+              scalar="tan({0})")
+tanh_p = unary("tanh", np.tanh, lambda ct, out, x: (mul(ct, sub(1.0, mul(out, out))),),
+               scalar="tanh({0})")
+atan_p = unary("atan", np.arctan, lambda ct, out, x: (div(ct, add(mul(x, x), 1.0)),),
+               scalar="atan({0})")
 sigmoid_p = unary("sigmoid", _sigmoid,
-                  lambda ct, out, x: (mul(ct, mul(out, sub(1.0, out))),))
+                  lambda ct, out, x: (mul(ct, mul(out, sub(1.0, out))),),
+                  scalar=lambda s, a: f"{s.one()} / ({s.one()} + exp(-{a}))")
 relu_p = unary("relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
                lambda ct, out, x: (where(gt(x, 0), ct, zeros_like(ct)),),
-               _numeric_unary_rule("relu"))
+               _numeric_unary_rule("relu"), scalar=lambda s, a: s.maximum(a, s.zero()))
 erf_p = unary("erf", _erf,
-              lambda ct, out, x: (mul(ct, mul(exp(neg(mul(x, x))), 2 / math.sqrt(math.pi))),))
-softplus_p = unary("softplus", _softplus, lambda ct, out, x: (mul(ct, sigmoid(x)),))
-floor_p = unary("floor", np.floor, lambda ct, out, x: (None,), _numeric_unary_rule("floor"))
-ceil_p = unary("ceil", np.ceil, lambda ct, out, x: (None,), _numeric_unary_rule("ceil"))
-round_p = unary("round", np.round, lambda ct, out, x: (None,), _numeric_unary_rule("round"))
+              lambda ct, out, x: (mul(ct, mul(exp(neg(mul(x, x))), 2 / math.sqrt(math.pi))),),
+              scalar="erf({0})")
+softplus_p = unary("softplus", _softplus, lambda ct, out, x: (mul(ct, sigmoid(x)),),
+                   scalar=_softplus_scalar)
+floor_p = unary("floor", np.floor, lambda ct, out, x: (None,), _numeric_unary_rule("floor"),
+                scalar="floor({0})")
+ceil_p = unary("ceil", np.ceil, lambda ct, out, x: (None,), _numeric_unary_rule("ceil"),
+               scalar="ceil({0})")
+round_p = unary("round", np.round, lambda ct, out, x: (None,), _numeric_unary_rule("round"),
+                scalar=lambda s, a: s.call("rint", a) if s.is_float else a)
 
 
 def _silu_vjp(ct, out, x):
@@ -128,7 +175,8 @@ def _silu_vjp(ct, out, x):
     return (mul(ct, mul(s, add(mul(x, sub(1.0, s)), 1.0))),)
 
 
-silu_p = unary("silu", _silu, _silu_vjp)
+silu_p = unary("silu", _silu, _silu_vjp,
+               scalar=lambda s, a: f"{a} * ({s.one()} / ({s.one()} + exp(-{a})))")
 
 
 def _gelu_vjp(ct, out, x, approximate):
@@ -153,7 +201,7 @@ def _gelu_rule(x, approximate):
 
 gelu_p = Primitive("gelu", lambda x, approximate: (_gelu_tanh(x) if approximate == "tanh"
                                                    else _gelu_erf(x)),
-                   _gelu_rule, _gelu_vjp, elementwise=True)
+                   _gelu_rule, _gelu_vjp, elementwise=True, scalar=_gelu_scalar)
 
 
 def _bool_unary_rule(name, accept=None):
@@ -163,13 +211,13 @@ def _bool_unary_rule(name, accept=None):
 
 
 logical_not_p = Primitive("logical_not", np.logical_not, _bool_unary_rule("logical_not"),
-                          lambda ct, out, x: (None,), elementwise=True)
+                          lambda ct, out, x: (None,), elementwise=True, scalar="not {0}")
 isnan_p = Primitive("isnan", np.isnan, _bool_unary_rule("isnan"),
-                    lambda ct, out, x: (None,), elementwise=True)
+                    lambda ct, out, x: (None,), elementwise=True, scalar="{0} != {0}")
 isinf_p = Primitive("isinf", np.isinf, _bool_unary_rule("isinf"),
-                    lambda ct, out, x: (None,), elementwise=True)
+                    lambda ct, out, x: (None,), elementwise=True, scalar="isinf({0})")
 isfinite_p = Primitive("isfinite", np.isfinite, _bool_unary_rule("isfinite"),
-                       lambda ct, out, x: (None,), elementwise=True)
+                       lambda ct, out, x: (None,), elementwise=True, scalar="isfinite({0})")
 
 
 def _cast_rule(x, dtype):
@@ -186,13 +234,16 @@ def _cast_vjp(ct, out, x, dtype):
     return (cast(ct, x.dtype),)
 
 
-cast_p = Primitive("cast", _cast_impl, _cast_rule, _cast_vjp, elementwise=True)
+cast_p = Primitive("cast", _cast_impl, _cast_rule, _cast_vjp, elementwise=True,
+                   scalar=lambda s, a: s.cast(a, s.params["dtype"]))
 
 # identity: a copy (Tensor.copy) and the carrier of stop_gradient's "no gradient" rule
 identity_p = Primitive("identity", lambda x: np.array(x), same_aval,
-                       lambda ct, out, x: (ct,), elementwise=True)
+                       lambda ct, out, x: (ct,), elementwise=True, scalar="{0}")
+# returns its operand itself: a view for buffer reuse
 stop_gradient_p = Primitive("stop_gradient", lambda x: x, same_aval,
-                            lambda ct, out, x: (None,), elementwise=True)
+                            lambda ct, out, x: (None,), elementwise=True, scalar="{0}",
+                            aliasing=VIEW)
 
 
 # ---------------------------------------------------------------------------------------
@@ -249,9 +300,15 @@ def _no_grad2(ct, out, x, y):
     return None, None
 
 
-def binary(name, impl, vjp, result_dtype=None, codegen=None):
+def binary(name, impl, vjp, result_dtype=None, codegen=None, scalar=None, no_scalar=None):
     return Primitive(name, impl, _binary_rule(name, result_dtype), vjp, elementwise=True,
-                     codegen=codegen)
+                     codegen=codegen, scalar=scalar, no_scalar=no_scalar)
+
+
+# Numba's floor_divide / remainder give other results than NumPy's at +-inf and signed
+# zeros, and integer division by zero traps (SIGFPE) instead of giving 0
+_NUMBA_DIVMOD = ("a native kernel cannot reproduce NumPy's floor division / modulo at "
+                 "+-inf, signed zeros and integer division by zero")
 
 
 def _keep_dtype(fn):
@@ -262,28 +319,37 @@ def _keep_dtype(fn):
     return kernel
 
 
-add_p = binary("add", np.add, _add_vjp, codegen="({0} + {1})")
-sub_p = binary("sub", np.subtract, _sub_vjp, codegen="({0} - {1})")
-mul_p = binary("mul", np.multiply, _mul_vjp, codegen="({0} * {1})")
-div_p = binary("div", _keep_dtype(np.true_divide), _div_vjp)
-floordiv_p = binary("floordiv", _keep_dtype(np.floor_divide), _no_grad2)   # bool // bool
-mod_p = binary("mod", _keep_dtype(np.mod), _mod_vjp)                          # is int8 in NumPy
-pow_p = binary("pow", _keep_dtype(np.power), _pow_vjp)
-maximum_p = binary("maximum", np.maximum, _minmax_vjp(lambda x, y: gt(x, y)))
-minimum_p = binary("minimum", np.minimum, _minmax_vjp(lambda x, y: lt(x, y)))
-atan2_p = binary("atan2", np.arctan2, _atan2_vjp)
-eq_p = binary("eq", np.equal, _no_grad2, dt.bool_)
-ne_p = binary("ne", np.not_equal, _no_grad2, dt.bool_)
-lt_p = binary("lt", np.less, _no_grad2, dt.bool_)
-le_p = binary("le", np.less_equal, _no_grad2, dt.bool_)
-gt_p = binary("gt", np.greater, _no_grad2, dt.bool_)
-ge_p = binary("ge", np.greater_equal, _no_grad2, dt.bool_)
-logical_and_p = binary("logical_and", np.logical_and, _no_grad2, dt.bool_)
-logical_or_p = binary("logical_or", np.logical_or, _no_grad2, dt.bool_)
-logical_xor_p = binary("logical_xor", np.logical_xor, _no_grad2, dt.bool_)
-bitwise_and_p = binary("bitwise_and", np.bitwise_and, _no_grad2)
-bitwise_or_p = binary("bitwise_or", np.bitwise_or, _no_grad2)
-bitwise_xor_p = binary("bitwise_xor", np.bitwise_xor, _no_grad2)
+add_p = binary("add", np.add, _add_vjp, codegen="({0} + {1})",
+               # NumPy's bool + bool is logical or, bool * bool logical and
+               scalar=lambda s, a, b: f"{a} | {b}" if s.is_bool else f"{a} + {b}")
+sub_p = binary("sub", np.subtract, _sub_vjp, codegen="({0} - {1})",
+               scalar=_not_bool("{0} - {1}"))
+mul_p = binary("mul", np.multiply, _mul_vjp, codegen="({0} * {1})",
+               scalar=lambda s, a, b: f"{a} & {b}" if s.is_bool else f"{a} * {b}")
+div_p = binary("div", _keep_dtype(np.true_divide), _div_vjp, scalar="{0} / {1}")
+floordiv_p = binary("floordiv", _keep_dtype(np.floor_divide), _no_grad2,   # bool // bool
+                    no_scalar=_NUMBA_DIVMOD)
+mod_p = binary("mod", _keep_dtype(np.mod), _mod_vjp, no_scalar=_NUMBA_DIVMOD)  # int8 in NumPy
+pow_p = binary("pow", _keep_dtype(np.power), _pow_vjp, scalar="pow({0}, {1})")
+maximum_p = binary("maximum", np.maximum, _minmax_vjp(lambda x, y: gt(x, y)),
+                   scalar=lambda s, a, b: s.maximum(a, b))
+minimum_p = binary("minimum", np.minimum, _minmax_vjp(lambda x, y: lt(x, y)),
+                   scalar=lambda s, a, b: s.minimum(a, b))
+atan2_p = binary("atan2", np.arctan2, _atan2_vjp, scalar="atan2({0}, {1})")
+eq_p = binary("eq", np.equal, _no_grad2, dt.bool_, scalar="{0} == {1}")
+ne_p = binary("ne", np.not_equal, _no_grad2, dt.bool_, scalar="{0} != {1}")
+lt_p = binary("lt", np.less, _no_grad2, dt.bool_, scalar="{0} < {1}")
+le_p = binary("le", np.less_equal, _no_grad2, dt.bool_, scalar="{0} <= {1}")
+gt_p = binary("gt", np.greater, _no_grad2, dt.bool_, scalar="{0} > {1}")
+ge_p = binary("ge", np.greater_equal, _no_grad2, dt.bool_, scalar="{0} >= {1}")
+logical_and_p = binary("logical_and", np.logical_and, _no_grad2, dt.bool_,
+                       scalar="{0} and {1}")
+logical_or_p = binary("logical_or", np.logical_or, _no_grad2, dt.bool_, scalar="{0} or {1}")
+logical_xor_p = binary("logical_xor", np.logical_xor, _no_grad2, dt.bool_,
+                       scalar="{0} != {1}")
+bitwise_and_p = binary("bitwise_and", np.bitwise_and, _no_grad2, scalar="{0} & {1}")
+bitwise_or_p = binary("bitwise_or", np.bitwise_or, _no_grad2, scalar="{0} | {1}")
+bitwise_xor_p = binary("bitwise_xor", np.bitwise_xor, _no_grad2, scalar="{0} ^ {1}")
 
 
 def _where_rule(c, x, y):
@@ -299,7 +365,8 @@ def _where_vjp(ct, out, c, x, y):
     return None, _unbroadcast(where(c, ct, zero), x), _unbroadcast(where(c, zero, ct), y)
 
 
-where_p = Primitive("where", np.where, _where_rule, _where_vjp, elementwise=True)
+where_p = Primitive("where", np.where, _where_rule, _where_vjp, elementwise=True,
+                    scalar="({1} if {0} else {2})")
 
 
 # ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import numpy as np
 from .. import dtype as dt
 from ..aval import ShapedArray
 from ..tensor import Tensor
-from .primitive import Primitive
+from .primitive import Primitive, FRESH, VIEW
 from . import convert
 from . import elementwise as _ew
 from . import reduction as _red
@@ -73,7 +73,9 @@ def _index_vjp(ct, out, x, *idx, spec):
     return (index_add_p.bind(zeros, ct, *idx, spec=spec),) + (None,) * len(idx)
 
 
-index_p = Primitive("getitem", _index_impl, _index_rule, _index_vjp, shape_generic=False)
+# basic indexing returns a view, advanced indexing a copy
+index_p = Primitive("getitem", _index_impl, _index_rule, _index_vjp, shape_generic=False,
+                    aliasing=VIEW)
 
 
 def _update_rule(op):
@@ -123,9 +125,9 @@ def _add_vjp(ct, out, x, value, *idx, spec):
 
 
 index_put_p = Primitive("setitem", _put_impl, _update_rule("setitem"), _put_vjp,
-                        shape_generic=False)
+                        shape_generic=False, aliasing=FRESH)
 index_add_p = Primitive("index_add", _add_impl, _update_rule("index_add"), _add_vjp,
-                        shape_generic=False)
+                        shape_generic=False, aliasing=FRESH)
 
 
 # ---------------------------------------------------------------------------------------

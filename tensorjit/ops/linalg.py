@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import dtype as dt
 from ..aval import ShapedArray, broadcast_shapes
-from .primitive import Primitive
+from .primitive import Primitive, FRESH
 from . import convert
 from . import elementwise as _ew
 from . import reduction as _red
@@ -40,7 +40,7 @@ def _matmul_vjp(ct, out, x, y):
 
 
 matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, _matmul_vjp,
-                     codegen="({0} @ {1})")
+                     codegen="({0} @ {1})", aliasing=FRESH)
 
 
 def matmul(input, other):

@@ -1,9 +1,11 @@
 """Softmax, log-softmax, batch norm (training statistics) and layer norm primitives."""
+import math
+
 import numpy as np
 
 from .. import dtype as dt
 from ..aval import ShapedArray, check_float
-from .primitive import Primitive
+from .primitive import Primitive, FRESH
 from . import convert
 from . import elementwise as _ew
 from . import reduction as _red
@@ -43,9 +45,35 @@ def _log_softmax_vjp(ct, out, x, axis):
     return (_ew.sub(ct, _ew.mul(_ew.exp(out), _red.sum(ct, axis, keepdims=True))),)
 
 
-softmax_p = Primitive("softmax", _softmax_impl, _softmax_rule("softmax"), _softmax_vjp)
+# Decompositions (O1 applies them where every resulting elementwise node fuses): ``b``
+# makes one node per call (``b.exp(x)``), ``b.lit`` a scalar literal; see ir/rewrite.py.
+
+def _softmax_decomposition(b, x, *, axis):
+    shifted = b.sub(x, b.reduce_max(x, axes=(axis,), keepdims=True))
+    e = b.exp(shifted)
+    return [b.div(e, b.reduce_sum(e, axes=(axis,), keepdims=True))]
+
+
+def _log_softmax_decomposition(b, x, *, axis):
+    shifted = b.sub(x, b.reduce_max(x, axes=(axis,), keepdims=True))
+    total = b.reduce_sum(b.exp(shifted), axes=(axis,), keepdims=True)
+    return [b.sub(shifted, b.log(total))]
+
+
+def _mean_and_variance(b, x, axes):
+    d = x.aval.dtype
+    count = b.lit(math.prod(x.aval.shape[a] for a in axes), d)
+    mean = b.div(b.reduce_sum(x, axes=axes, keepdims=True), count)
+    centered = b.sub(x, mean)
+    var = b.div(b.reduce_sum(b.mul(centered, centered), axes=axes, keepdims=True), count)
+    return mean, centered, var
+
+
+softmax_p = Primitive("softmax", _softmax_impl, _softmax_rule("softmax"), _softmax_vjp,
+                      aliasing=FRESH, decompose=_softmax_decomposition)
 log_softmax_p = Primitive("log_softmax", _log_softmax_impl, _softmax_rule("log_softmax"),
-                          _log_softmax_vjp)
+                          _log_softmax_vjp, aliasing=FRESH,
+                          decompose=_log_softmax_decomposition)
 
 
 def _softmax_operand(x, axis, dtype, op):
@@ -129,8 +157,22 @@ def _batch_norm_vjp(cts, outs, x, gamma, beta, eps):
     return dx, sum_dy_xhat, sum_dy
 
 
+def _batch_norm_decomposition(b, x, gamma, beta, *, eps):
+    d, nd, c = x.aval.dtype, x.aval.ndim, x.aval.shape[1]
+    axes = (0,) + tuple(range(2, nd))
+    per_channel = (1, c) + (1,) * (nd - 2)
+    mean, _, var = _mean_and_variance(b, x, axes)
+    inv = b.div(b.lit(1.0, d), b.sqrt(b.add(var, b.lit(eps, d))))
+    g = b.reshape(gamma, shape=per_channel)
+    scale = b.mul(g, inv)
+    shift = b.sub(b.reshape(beta, shape=per_channel), b.mul(b.mul(mean, g), inv))
+    y = b.add(b.mul(x, scale), shift)
+    return [y, b.reshape(mean, shape=(c,)), b.reshape(var, shape=(c,))]
+
+
 batch_norm_p = Primitive("batch_norm", _batch_norm_impl, _batch_norm_rule, _batch_norm_vjp,
-                         multiple_results=True, shape_generic=False)
+                         multiple_results=True, shape_generic=False, aliasing=FRESH,
+                         decompose=_batch_norm_decomposition)
 
 
 def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
@@ -205,7 +247,15 @@ def _ln_vjp(ct, out, x, gamma, beta, ndims, eps):
     return dx, dgamma, dbeta
 
 
-layer_norm_p = Primitive("layer_norm", _ln_impl, _ln_rule, _ln_vjp, shape_generic=False)
+def _layer_norm_decomposition(b, x, gamma, beta, *, ndims, eps):
+    d = x.aval.dtype
+    _, centered, var = _mean_and_variance(b, x, tuple(range(x.aval.ndim - ndims, x.aval.ndim)))
+    normed = b.div(centered, b.sqrt(b.add(var, b.lit(eps, d))))
+    return [b.add(b.mul(normed, gamma), beta)]
+
+
+layer_norm_p = Primitive("layer_norm", _ln_impl, _ln_rule, _ln_vjp, shape_generic=False,
+                         aliasing=FRESH, decompose=_layer_norm_decomposition)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):

@@ -1,57 +1,75 @@
-"""The primitive registry: every operation tensorjit can run, each declared once.
+"""The primitive registry: every operation tensorjit can run, each declared once with every
+fact any layer needs about it.
 
 A ``Primitive`` carries
   * ``impl(*arrays, **params)``: the NumPy kernel (eager mode and the kernel-by-kernel
-    backend call it),
+    backend call it);
   * ``abstract(*avals, **params)``: the shape/dtype rule, usable without data (capture
-    calls it on abstract values; eager calls it only to explain a failing kernel),
+    calls it on abstract values; eager calls it only to explain a failing kernel);
   * ``vjp(ct, out, *args, **params)``: the reverse-mode rule, written with ops, so under a
-    capture the backward pass is recorded into the same graph.
+    capture the backward pass is recorded into the same graph;
+  * ``aliasing``: where its results live -- new memory the graph owns (``FRESH``), a view
+    of its first operand (``VIEW``), either an operand's memory or new memory
+    (``MAY_ALIAS``: control flow, GE units), or it returns no arrays (``NO_OUTPUT``);
+    buffer reuse, the memory estimate and the GE backend read it (``ir/liveness.py``);
+  * ``scalar``: for elementwise primitives, how one element is computed
+    (``ops/scalar.py``), which fused kernels are built from; or ``no_scalar``, the reason
+    there is none;
+  * ``decompose``: an optional rewrite into simpler primitives, applied by O1 when every
+    resulting node can be fused (``passes/decompose.py``);
+  * ``emit``: an optional code emitter for primitives that are not one kernel call
+    (control flow, guards, fused kernels), used by ``backend/codegen.py``;
+  * flags: ``multiple_results``, ``elementwise`` (output[i] depends only on input[i]
+    after broadcasting), ``effect`` (never removed, reordered or folded), ``random``
+    (never folded or merged), ``shape_generic`` (the kernel is right for any input shapes
+    of the same dtypes), ``codegen`` (a Python expression template for readable code).
 
 ``bind`` is the one entry point: it runs the kernel eagerly, or hands the call to the
 active capture (trace / ast / bytecode), and records it on every active autodiff tape.
 """
-import threading
-
 import numpy as np
 
 from ..aval import ShapedArray
+from ..state import state
+from ..tensor import Tensor
 
 PRIMITIVES = {}
 
-
-class _State(threading.local):
-    """Per-thread interpreter state: the active capture and the autodiff tapes."""
-    capture = None
-    tapes = ()
-    grad_enabled = True
-
-
-state = _State()
+FRESH = "fresh"              # every result is a new, writable array the graph owns
+VIEW = "view"                # a result is (part of) its first operand's memory
+MAY_ALIAS = "may alias"      # a result may be any operand's memory, or new memory
+NO_OUTPUT = "no output"      # returns no arrays (effects)
+ALIASING = (FRESH, VIEW, MAY_ALIAS, NO_OUTPUT)
 
 
 class Primitive:
     def __init__(self, name, impl, abstract, vjp=None, *, multiple_results=False,
                  elementwise=False, effect=False, random=False, codegen=None,
-                 shape_generic=None):
+                 shape_generic=None, aliasing=None, scalar=None, no_scalar=None,
+                 decompose=None, emit=None):
         if name in PRIMITIVES:
             raise ValueError(f"primitive {name!r} is already registered")
+        if aliasing is None and elementwise:
+            aliasing = FRESH
+        if aliasing not in ALIASING + (None,):
+            raise ValueError(f"primitive {name!r}: aliasing must be one of {ALIASING}")
+        if scalar is not None and no_scalar is not None:
+            raise ValueError(f"primitive {name!r}: give a scalar rule or a reason, not both")
         self.name = name
         self.impl = impl
         self.abstract = abstract
         self.vjp = vjp
         self.multiple_results = multiple_results
-        # elementwise: output[i] depends only on input[i] (after broadcasting); fusible.
         self.elementwise = elementwise
-        # effect: has a side effect (assign, print) -- never removed, reordered or folded.
         self.effect = effect
-        # random: draws from the random generator -- never folded or merged by CSE.
         self.random = random
-        # codegen(inputs: list[str], params) -> Python expression, for readable backends.
         self.codegen = codegen
-        # shape_generic: the kernel computes the right thing for any input shapes of the
-        # same dtypes, so a compiled graph of such ops needs no shape guard.
         self.shape_generic = elementwise if shape_generic is None else shape_generic
+        self.aliasing = aliasing
+        self.scalar = scalar
+        self.no_scalar = no_scalar
+        self.decompose = decompose
+        self.emit = emit
         PRIMITIVES[name] = self
 
     def __repr__(self):
@@ -110,6 +128,3 @@ def to_array(value, dtype):
     if type(value) is np.ndarray and value.dtype == dtype:
         return value
     return np.asarray(value, dtype=dtype)
-
-
-from ..tensor import Tensor  # noqa: E402  (Tensor needs `state`; bind needs Tensor)

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import dtype as dt
 from ..aval import ShapedArray, check_float
-from .primitive import Primitive
+from .primitive import Primitive, FRESH
 from . import convert
 from . import elementwise as _ew
 
@@ -42,7 +42,7 @@ def _dropout_vjp(cts, outs, x, p):
 
 
 dropout_p = Primitive("dropout", _dropout_impl, _dropout_rule, _dropout_vjp,
-                      multiple_results=True, random=True, shape_generic=False)
+                      multiple_results=True, random=True, shape_generic=False, aliasing=FRESH)
 
 
 def dropout(input, p=0.5, training=True, seed=None):
@@ -65,10 +65,12 @@ def _sample_rule(shape, dtype):
 # fresh numbers on every call of a compiled graph, as in eager mode.
 uniform_p = Primitive("random_uniform",
                       lambda shape, dtype: _generator.random(shape).astype(dtype),
-                      _sample_rule, lambda ct, out, **params: (), random=True, shape_generic=False)
+                      _sample_rule, lambda ct, out, **params: (), random=True, shape_generic=False,
+                      aliasing=FRESH)
 normal_p = Primitive("random_normal",
                      lambda shape, dtype: _generator.standard_normal(shape).astype(dtype),
-                     _sample_rule, lambda ct, out, **params: (), random=True, shape_generic=False)
+                     _sample_rule, lambda ct, out, **params: (), random=True, shape_generic=False,
+                     aliasing=FRESH)
 
 
 def _size(size, op):

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import dtype as dt
 from ..aval import ShapedArray
-from .primitive import Primitive
+from .primitive import Primitive, FRESH
 from . import convert
 from . import elementwise as _ew
 from . import shape as _shape
@@ -79,21 +79,25 @@ def _arg_rule(name):
     return rule
 
 
-reduce_sum_p = Primitive("reduce_sum", _sum_impl, _sum_rule, _sum_vjp)
+reduce_sum_p = Primitive("reduce_sum", _sum_impl, _sum_rule, _sum_vjp, aliasing=FRESH)
 reduce_max_p = Primitive("reduce_max", lambda x, axes, keepdims: np.max(x, axis=axes, keepdims=keepdims),
-                         _reduce_rule("reduce_max", nonempty=True), _extremum_vjp)
+                         _reduce_rule("reduce_max", nonempty=True), _extremum_vjp,
+                         aliasing=FRESH)
 reduce_min_p = Primitive("reduce_min", lambda x, axes, keepdims: np.min(x, axis=axes, keepdims=keepdims),
-                         _reduce_rule("reduce_min", nonempty=True), _extremum_vjp)
+                         _reduce_rule("reduce_min", nonempty=True), _extremum_vjp,
+                         aliasing=FRESH)
 reduce_prod_p = Primitive("reduce_prod", lambda x, axes, keepdims: np.prod(x, axis=axes, keepdims=keepdims, dtype=x.dtype),
-                          _reduce_rule("reduce_prod"), _prod_vjp)
+                          _reduce_rule("reduce_prod"), _prod_vjp, aliasing=FRESH)
 reduce_any_p = Primitive("reduce_any", lambda x, axes, keepdims: np.any(x, axis=axes, keepdims=keepdims),
-                         _reduce_rule("reduce_any", dt.bool_), lambda ct, out, x, **p: (None,))
+                         _reduce_rule("reduce_any", dt.bool_), lambda ct, out, x, **p: (None,),
+                         aliasing=FRESH)
 reduce_all_p = Primitive("reduce_all", lambda x, axes, keepdims: np.all(x, axis=axes, keepdims=keepdims),
-                         _reduce_rule("reduce_all", dt.bool_), lambda ct, out, x, **p: (None,))
+                         _reduce_rule("reduce_all", dt.bool_), lambda ct, out, x, **p: (None,),
+                         aliasing=FRESH)
 argmax_p = Primitive("argmax", _arg_impl(np.argmax), _arg_rule("argmax"),
-                     lambda ct, out, x, **p: (None,))
+                     lambda ct, out, x, **p: (None,), aliasing=FRESH)
 argmin_p = Primitive("argmin", _arg_impl(np.argmin), _arg_rule("argmin"),
-                     lambda ct, out, x, **p: (None,))
+                     lambda ct, out, x, **p: (None,), aliasing=FRESH)
 
 
 # ---------------------------------------------------------------------------------------

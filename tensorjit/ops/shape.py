@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import dtype as dt
 from ..aval import ShapedArray
-from .primitive import Primitive
+from .primitive import Primitive, FRESH, VIEW
 from . import convert
 from . import reduction as _red
 
@@ -18,7 +18,8 @@ def _reshape_rule(x, shape):
 
 
 reshape_p = Primitive("reshape", lambda x, shape: np.reshape(x, shape), _reshape_rule,
-                      lambda ct, out, x, shape: (reshape(ct, x.shape),), shape_generic=False)
+                      lambda ct, out, x, shape: (reshape(ct, x.shape),), shape_generic=False,
+                      aliasing=VIEW)
 
 
 def _transpose_rule(x, perm):
@@ -32,7 +33,7 @@ def _transpose_vjp(ct, out, x, perm):
 
 
 transpose_p = Primitive("transpose", lambda x, perm: np.transpose(x, perm), _transpose_rule,
-                        _transpose_vjp)
+                        _transpose_vjp, aliasing=VIEW)
 
 
 def _broadcast_rule(x, shape):
@@ -45,7 +46,8 @@ def _broadcast_rule(x, shape):
 
 broadcast_to_p = Primitive("broadcast_to", lambda x, shape: np.broadcast_to(x, shape),
                            _broadcast_rule,
-                           lambda ct, out, x, shape: (_red.sum_to(ct, x.shape),))
+                           lambda ct, out, x, shape: (_red.sum_to(ct, x.shape),),
+                           aliasing=VIEW)   # a read-only view
 
 
 def _concat_rule(*xs, axis):
@@ -72,7 +74,7 @@ def _concat_vjp(ct, out, *xs, axis):
 
 
 concat_p = Primitive("concat", lambda *xs, axis: np.concatenate(xs, axis=axis), _concat_rule,
-                     _concat_vjp)
+                     _concat_vjp, aliasing=FRESH)
 
 
 def _pad_rule(x, pads, value):
@@ -89,7 +91,7 @@ def _pad_vjp(ct, out, x, pads, value):
 
 
 pad_p = Primitive("pad", lambda x, pads, value: np.pad(x, pads, constant_values=value),
-                  _pad_rule, _pad_vjp)
+                  _pad_rule, _pad_vjp, aliasing=FRESH)
 
 
 # ---------------------------------------------------------------------------------------

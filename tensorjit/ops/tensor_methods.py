@@ -147,7 +147,7 @@ METHODS = {
     "gather_elements": I.gather_elements, "nonzero": I.nonzero,
     "view_as": lambda self, other: S.reshape(self, other.shape),
     "reshape_as": lambda self, other: S.reshape(self, other.shape),
-    "contiguous": lambda self: self, "detach": E.stop_gradient,
+    "contiguous": lambda self: self, "detach": E.stop_gradient, "copy": E.identity,
 }
 
 

@@ -1,153 +1,28 @@
 """Operator fusion (O1): elementwise chains (with broadcasting) and elementwise producers
 into reductions become single ``fused`` nodes, each run by one generated native kernel
-(``backend/fused.py``).
+(``backend/fused.py``, ``backend/numba/``).
 
-Steps:
- 1. decompose ``softmax``, ``log_softmax``, ``layer_norm`` and ``batch_norm`` into
-    elementwise ops and keepdims reductions, so their producers and consumers fuse with them;
- 2. grow groups in program order: a node joins the group of one of its producers if it
-    computes over the group's iteration shape S (elementwise over S, a reduction of S over
-    the group's axes R, or an elementwise op on per-row values) and joining creates no
-    cycle (no input reaches the group through a node outside it);
- 3. keep groups worth a kernel (>= 2 nodes, >= ``MIN_ELEMENTS`` elements) and replace each
-    by one ``fused`` node whose ``graph`` param is the group as a closed sub-graph.
+Groups grow in program order: a node joins the group of one of its producers if it
+computes over the group's iteration shape S (elementwise over S, a reduction of S over
+the group's axes R, or an elementwise op on per-row values) and joining creates no cycle
+(no input reaches the group through a node outside it). Groups worth a kernel (>= 2 nodes,
+>= ``MIN_ELEMENTS`` elements) are replaced by one ``fused`` node whose ``graph`` param is
+the group as a closed sub-graph. ``passes/decompose.py`` runs first, so softmax, norms and
+non-keepdims reductions arrive as fusible pieces.
 
 Runs only when Numba is available: without it the separate NumPy kernels are as good.
 """
 import math
 
-import numpy as np
-
 from ..ir.graph import Graph, Literal, Node, Var
-from ..backend import fused as _fused
+from ..backend import numba as native
+from ..backend.fused import fused_p
 from .schedule import stable_toposort
 
 MIN_ELEMENTS = 4096        # smaller groups stay separate NumPy calls (call overhead wins)
 MAX_GROUP_NODES = 64
 MAX_GROUP_INPUTS = 24
-_REDUCTIONS = _fused.REDUCTIONS
-
-
-def _prim(name):
-    from ..ops.primitive import PRIMITIVES
-    return PRIMITIVES[name]
-
-
-class _Builder:
-    """Appends new nodes, typing their outputs with the primitives' shape rules."""
-
-    def __init__(self, source):
-        self.nodes = []
-        self.source = source
-
-    def __call__(self, name, *inputs, out=None, **params):
-        prim = _prim(name)
-        aval = prim.abstract_eval([v.aval for v in inputs], params)[0]
-        if out is None:
-            out = Var(aval)
-        elif out.aval != aval:
-            raise ValueError(f"decompose {name}: {out.aval} != {aval}")
-        self.nodes.append(Node(prim, inputs, params, [out], self.source))
-        return out
-
-
-def _lit(value, dtype):
-    return Literal(np.asarray(value, dtype=dtype))
-
-
-def _decompose_softmax(node, b, log=False):
-    (x,), axis = node.inputs, node.params["axis"]
-    m = b("reduce_max", x, axes=(axis,), keepdims=True)
-    shifted = b("sub", x, m)
-    e = b("exp", shifted)
-    s = b("reduce_sum", e, axes=(axis,), keepdims=True)
-    if log:
-        b("sub", shifted, b("log", s), out=node.outputs[0])
-    else:
-        b("div", e, s, out=node.outputs[0])
-
-
-def _decompose_layer_norm(node, b):
-    x, gamma, beta = node.inputs
-    ndims, eps = node.params["ndims"], node.params["eps"]
-    d = x.aval.dtype
-    axes = tuple(range(x.aval.ndim - ndims, x.aval.ndim))
-    count = math.prod(x.aval.shape[a] for a in axes)
-    mean = b("div", b("reduce_sum", x, axes=axes, keepdims=True), _lit(count, d))
-    centered = b("sub", x, mean)
-    var = b("div", b("reduce_sum", b("mul", centered, centered), axes=axes, keepdims=True),
-            _lit(count, d))
-    normed = b("div", centered, b("sqrt", b("add", var, _lit(eps, d))))
-    b("add", b("mul", normed, gamma), beta, out=node.outputs[0])
-
-
-def _decompose_batch_norm(node, b):
-    x, gamma, beta = node.inputs
-    eps = node.params["eps"]
-    d = x.aval.dtype
-    nd = x.aval.ndim
-    c = x.aval.shape[1]
-    axes = (0,) + tuple(range(2, nd))
-    kshape = (1, c) + (1,) * (nd - 2)
-    count = math.prod(x.aval.shape[a] for a in axes)
-    mean = b("div", b("reduce_sum", x, axes=axes, keepdims=True), _lit(count, d))
-    centered = b("sub", x, mean)
-    var = b("div", b("reduce_sum", b("mul", centered, centered), axes=axes, keepdims=True),
-            _lit(count, d))
-    inv = b("div", _lit(1.0, d), b("sqrt", b("add", var, _lit(eps, d))))
-    g = b("reshape", gamma, shape=kshape)
-    bb = b("reshape", beta, shape=kshape)
-    scale = b("mul", g, inv)
-    shift = b("sub", bb, b("mul", b("mul", mean, g), inv))
-    y, mean_out, var_out = node.outputs
-    b("add", b("mul", x, scale), shift, out=y)
-    b("reshape", mean, shape=(c,), out=mean_out)
-    b("reshape", var, shape=(c,), out=var_out)
-
-
-_DECOMPOSE = {
-    "layer_norm": _decompose_layer_norm,
-    "batch_norm": _decompose_batch_norm,
-}
-# softmax needs exp: worth decomposing only where Numba's exp is vectorized (SVML)
-_DECOMPOSE_WITH_SVML = {
-    "softmax": lambda n, b: _decompose_softmax(n, b),
-    "log_softmax": lambda n, b: _decompose_softmax(n, b, log=True),
-}
-
-
-def decompose(graph, min_elements=None):
-    """Expand composite normalization primitives into fusible ops; make reductions
-    keepdims (a reshape restores the original shape). Returns the number of rewrites."""
-    min_elements = MIN_ELEMENTS if min_elements is None else min_elements
-    nodes, count = [], 0
-    for node in graph.nodes:
-        x = node.inputs[0] if node.inputs else None
-        native = (x is not None and not isinstance(x, Literal)
-                  and x.aval.dtype in (np.dtype(np.float32), np.dtype(np.float64))
-                  and math.prod(x.aval.shape) >= max(min_elements, 1))
-        rule = _DECOMPOSE.get(node.prim.name)
-        if rule is None and _fused._svml():
-            rule = _DECOMPOSE_WITH_SVML.get(node.prim.name)
-        if rule is not None and native:
-            b = _Builder(node.source)
-            rule(node, b)
-            nodes.extend(b.nodes)
-            count += 1
-            continue
-        if node.prim.name in _REDUCTIONS and not node.params["keepdims"] and native:
-            b = _Builder(node.source)
-            kept = b(node.prim.name, x, axes=node.params["axes"], keepdims=True)
-            b("reshape", kept, shape=tuple(node.outputs[0].aval.shape), out=node.outputs[0])
-            nodes.extend(b.nodes)
-            count += 1
-            continue
-        nodes.append(node)
-    graph.nodes = nodes
-    for node in graph.nodes:
-        for sub in graph.subgraphs(node):
-            count += decompose(sub, min_elements)
-    return count
+_REDUCTIONS = native.REDUCTIONS
 
 
 # ---------------------------------------------------------------------------------------
@@ -167,11 +42,11 @@ class _Group:
 
 
 def _row_ok(shape, full, axes):
-    return _fused._row_shape_ok(shape, full, set(axes or ()))
+    return native.row_shape_ok(shape, full, set(axes or ()))
 
 
 def _bcast_ok(shape, full):
-    return _fused._broadcastable(shape, full)
+    return native.broadcastable(shape, full)
 
 
 def _fusible(node):
@@ -181,7 +56,7 @@ def _fusible(node):
         x = node.inputs[0]
         return (node.params["keepdims"] and x.aval.dtype.kind == "f"
                 and len(node.params["axes"]) > 0)
-    return _fused.supports_node(node)
+    return native.supports_node(node)
 
 
 def _try_join(group, node, reach):
@@ -282,7 +157,7 @@ def _worth_it(group, min_elements):
 
 def fuse(graph, min_elements=None):
     """Replace fusible groups by ``fused`` nodes. Returns the number of fused nodes made."""
-    if not _fused.numba_available():
+    if not native.numba_available():
         return 0
     min_elements = MIN_ELEMENTS if min_elements is None else min_elements
     made = 0
@@ -347,8 +222,8 @@ def _make_fused_node(group, used_outside, index):
         return None
     sub.outputs = [mapping[o] for o in outer_outputs]
     try:
-        _fused.KernelPlan(sub)
+        native.KernelPlan(sub)
     except ValueError:
         return None
     source = group.nodes[-1].source
-    return Node(_fused.fused_p, inputs, {"graph": sub}, outer_outputs, source)
+    return Node(fused_p, inputs, {"graph": sub}, outer_outputs, source)

@@ -11,19 +11,18 @@ Without ``exec_order`` the captured program order is kept. Effects (assign, prin
 guard) keep their relative order.
 
 The estimate: every node output allocates ``size * itemsize`` bytes when its node runs,
-except outputs of view-producing ops (reshape, transpose, broadcast_to, getitem, unfold,
-stop_gradient), which share their operand's buffer; a buffer is freed after the last use
-of any value sharing it; graph outputs and values written to parameters live to the end.
+except results of primitives whose ``aliasing`` is ``view`` (reshape, transpose, getitem,
+...), which live in their first operand's buffer; a buffer is freed after the last use of
+any value sharing it; graph outputs and values written to parameters live to the end.
 Inputs, parameters and constants are not counted (they exist before and after the call).
 """
 import heapq
 from collections import deque
 
 from ..ir.graph import Literal
+from ..ir.liveness import allocates
 
 ORDERS = ("bfs", "dfs")
-VIEW_OPS = frozenset({"reshape", "transpose", "broadcast_to", "getitem", "unfold",
-                      "stop_gradient"})
 
 
 def _deps(graph, nodes):
@@ -153,23 +152,14 @@ def peak_memory(graph, nodes=None):
     root = {}                      # var -> buffer owner var
     for node in nodes:
         for o in node.outputs:
-            if node.prim.name in VIEW_OPS and node.inputs and not isinstance(
-                    node.inputs[0], Literal):
+            if not allocates(node) and node.inputs and not isinstance(node.inputs[0], Literal):
                 root[o] = root.get(node.inputs[0], node.inputs[0])
             else:
                 root[o] = o
     last_use = {}
-    for i, node in enumerate(nodes):
-        for v in node.inputs:
-            if not isinstance(v, Literal):
-                last_use[root.get(v, v)] = i
-        for sub in graph.subgraphs(node):
-            for v in sub.free_vars():
-                last_use[root.get(v, v)] = i
-    end = len(nodes)
-    for v in graph.outputs:
-        if not isinstance(v, Literal):
-            last_use[root.get(v, v)] = end
+    for value, index in graph.last_uses(nodes).items():
+        owner = root.get(value, value)
+        last_use[owner] = max(last_use.get(owner, -1), index)
     live = 0
     peak = 0
     frees = {}

@@ -24,26 +24,9 @@ point. Every rule preserves values exactly, NaN and inf included (so ``x * 0 -> 
 """
 import numpy as np
 
-from ..ir.graph import Literal, Node
-
-
-class Same:
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
-
-
-class Make:
-    __slots__ = ("prim", "inputs", "params")
-
-    def __init__(self, prim, inputs, params):
-        self.prim, self.inputs, self.params = prim, inputs, params
-
-
-def _prim(name):
-    from ..ops.primitive import PRIMITIVES
-    return PRIMITIVES[name]
+from ..ir.graph import Literal
+from ..ir.rewrite import Same, Make, rewrite
+from ..ops.primitive import PRIMITIVES
 
 
 def _is_lit(v, value, negative_zero=False):
@@ -175,73 +158,21 @@ def _broadcast(shapes):
         return None
 
 
-RULES = [
-    ("add", identity_operand(1, 0, negative_zero=True)),
-    ("add", identity_operand(0, 0, negative_zero=True)),
-    ("sub", identity_operand(1, 0)),
-    ("mul", identity_operand(1, 1)), ("mul", identity_operand(0, 1)),
-    ("div", identity_operand(1, 1)),
-    ("neg", involution),
-    ("stop_gradient", passthrough),
-    ("identity", passthrough),
-    ("cast", cast_rule),
-    ("reshape", reshape_chain),
-    ("broadcast_to", same_shape_rule),
-    ("transpose", transpose_chain),
-    ("*", uniform_constant),
-]
-
-
-class _Context:
-    def __init__(self, graph):
-        self.graph = graph
-        self.producers = {}
-
-    def producer(self, v):
-        return None if isinstance(v, Literal) else self.producers.get(v)
-
-    def constant(self, v):
-        return None if isinstance(v, Literal) else self.graph.consts.get(v)
+RULES = {
+    "add": [identity_operand(1, 0, negative_zero=True), identity_operand(0, 0, negative_zero=True)],
+    "sub": [identity_operand(1, 0)],
+    "mul": [identity_operand(1, 1), identity_operand(0, 1)],
+    "div": [identity_operand(1, 1)],
+    "neg": [involution],
+    "stop_gradient": [passthrough],
+    "identity": [passthrough],
+    "cast": [cast_rule],
+    "reshape": [reshape_chain],
+    "broadcast_to": [same_shape_rule],
+    "transpose": [transpose_chain],
+    "*": [uniform_constant],
+}
 
 
 def simplify(graph, max_rounds=4):
-    total = 0
-    for sub_owner in graph.nodes:
-        for sub in graph.subgraphs(sub_owner):
-            total += simplify(sub, max_rounds)
-    rules = {}
-    for name, rule in RULES:
-        rules.setdefault(name, []).append(rule)
-    generic = rules.pop("*", [])
-    for _ in range(max_rounds):
-        changed = 0
-        ctx = _Context(graph)
-        renames = {}
-        nodes = []
-        for node in graph.nodes:
-            node.inputs = [renames.get(v, v) if not isinstance(v, Literal) else v
-                           for v in node.inputs]
-            result = None
-            if not node.prim.effect and len(node.outputs) == 1:
-                for rule in rules.get(node.prim.name, []) + generic:
-                    result = rule(node, ctx)
-                    if result is not None:
-                        break
-            if isinstance(result, Same):
-                renames[node.outputs[0]] = renames.get(result.value, result.value)
-                changed += 1
-                continue
-            if isinstance(result, Make):
-                node = Node(result.prim, result.inputs, result.params, node.outputs,
-                            node.source)
-                changed += 1
-            for o in node.outputs:
-                ctx.producers[o] = node
-            nodes.append(node)
-        graph.nodes = nodes
-        graph.outputs = [renames.get(v, v) if not isinstance(v, Literal) else v
-                         for v in graph.outputs]
-        total += changed
-        if not changed:
-            break
-    return total
+    return rewrite(graph, RULES, PRIMITIVES, max_rounds)

@@ -1164,9 +1164,9 @@ def main(argv=None):
           f"eager; {STATS['ill_conditioned']} ill-conditioned, see ill_conditioned())")
     print(f"mismatches: {len(mismatches)}"
           + (f" in programs {sorted({i for i, _ in mismatches})}" if mismatches else ""))
-    from tensorjit.backend import fused
-    print(f"O1 fused kernels: {fused.STATS['compiled']} compiled, {fused.STATS['loaded']} "
-          f"loaded from the disk cache, {fused.STATS['numpy']} on NumPy")
+    from tensorjit.backend import numba as native
+    print(f"O1 fused kernels: {native.STATS['compiled']} compiled, {native.STATS['loaded']} "
+          f"loaded from the disk cache, {native.STATS['numpy']} on NumPy")
     print(f"time: {elapsed:.0f} s")
     return 1 if mismatches else 0
 

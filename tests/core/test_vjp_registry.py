@@ -96,8 +96,8 @@ def _guard_params():
     return dict(expected=GuardValue(np.zeros(2)), index=0, reason="sample guard")
 
 
-def _call_params():
-    """A ``call`` of a small captured graph (inputs f64[3], f64[3])."""
+def _graph_params():
+    """A small captured graph (inputs f64[3], f64[3]), as a GE unit's body."""
     def body(a, b):
         return ms.ops.sin(a) * b + a, ms.ops.exp(b)
     zeros = ms.Tensor(np.zeros(3))
@@ -134,7 +134,7 @@ def _while_params():
 
 
 def _while_grad_params():
-    from tensorjit.ops.control import body_vjp_graph
+    from tensorjit.capture.control_flow import body_vjp_graph
     cond, body = _loop_graphs()
     return dict(cond_graph=cond, body_graph=body, num_consts=1,
                 body_vjp=body_vjp_graph(body, [v.aval for v in body.inputs]))
@@ -250,9 +250,8 @@ SAMPLES = {
     # random
     "dropout": [C(rn(4, 5), params=dict(p=0.3), seed=7)],
     # graphs (control flow / calls of sub-graphs)
-    "call": [C(rn(3), rn(3), params=_call_params)],
     "fused": [C(rn(3, 4), rn(3, 4), params=_fused_params)],
-    "graph_sink": [C(rn(3), rn(3), params=_call_params)],
+    "graph_sink": [C(rn(3), rn(3), params=_graph_params)],
     "cond": [C(const(True), rn(3), rn(3), params=_cond_params, label="true"),
              C(const(False), rn(3), rn(3), params=_cond_params, label="false")],
     "cond_effect": [C(const(True), rn(3), rn(3), params=_cond_params)],

@@ -10,7 +10,8 @@ import pytest
 
 import tensorjit as ms
 from tensorjit import Tensor, ops
-from tensorjit.backend import fused
+from tensorjit.backend import numba as native
+from tensorjit.backend.numba import config as native_config, disk_cache, kernel as native_kernel
 from tensorjit.bench import workloads
 from tensorjit.jit.cache import CACHE
 from tensorjit.passes import fusion
@@ -65,7 +66,7 @@ def test_fused_kernel_nan_inf_semantics_equal_eager():
 
 
 def test_without_numba_o1_still_optimizes_and_matches(monkeypatch):
-    monkeypatch.setattr(fused, "NUMBA_AVAILABLE", False)
+    monkeypatch.setattr(native_config, "NUMBA_AVAILABLE", False)
     wl = workloads.resnet_block("tiny", training=True)
     low = lowered(wl.cell, *wl.args, jit_level="O1")
     assert "fused" not in low.graph.primitive_names()
@@ -83,8 +84,8 @@ def test_fused_subgraph_numpy_fallback_matches_native(monkeypatch):
     native = ms.jit(g, capture_mode="trace", jit_level="O1")
     node = next(n for n in native.lower(x, y).graph.nodes if n.prim.name == "fused")
     sub = node.params["graph"]
-    monkeypatch.setattr(fused, "NUMBA_AVAILABLE", False)
-    numpy_kernel = fused._build(sub)
+    monkeypatch.setattr(native_config, "NUMBA_AVAILABLE", False)
+    numpy_kernel = native_kernel.build(sub)
     assert numpy_kernel.native is None
     np.testing.assert_allclose(numpy_kernel(x.asnumpy(), y.asnumpy())[0],
                                native(x, y).asnumpy(), rtol=1e-6)
@@ -169,7 +170,7 @@ def _fresh_kernel(seed_const):
 def cache_root(tmp_path, monkeypatch):
     root = tmp_path / "tjcache"
     monkeypatch.setenv("TENSORJIT_CACHE_DIR", str(root))
-    monkeypatch.setattr(fused, "_sources", {})
+    monkeypatch.setattr(native_kernel, "_sources", {})
     return root
 
 
@@ -184,7 +185,7 @@ def test_cache_dir_is_private_and_corruption_recompiles(cache_root):
         path.write_text("garbage(")
     for path in (kernels / "__pycache__").glob("*"):
         path.write_bytes(b"\x00corrupt")
-    fused._sources.clear()
+    native_kernel._sources.clear()
     CACHE.clear()                       # forget the compiled graph, not just the kernel
     jitted2, _, _ = _fresh_kernel(3.25)
     with pytest.warns(RuntimeWarning, match="corrupted|could not be loaded"):
@@ -195,9 +196,9 @@ def test_cache_dir_is_private_and_corruption_recompiles(cache_root):
 def test_unsafe_cache_dir_is_not_used(cache_root):
     cache_root.mkdir(mode=0o700)
     os.chmod(cache_root, 0o777)
-    fused._warned.clear()
+    disk_cache._warned.clear()
     with pytest.warns(RuntimeWarning, match="not using the kernel cache"):
-        assert fused.cache_dir() is None
+        assert disk_cache.cache_dir() is None
     jitted, x, g = _fresh_kernel(1.5)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -208,14 +209,15 @@ def test_unsafe_cache_dir_is_not_used(cache_root):
 _CHILD = """
 import numpy as np, tensorjit as ms
 from tensorjit import ops
-from tensorjit.backend import fused
+from tensorjit.backend import numba as native
+from tensorjit.backend.numba import config as native_config, disk_cache, kernel as native_kernel
 from tensorjit.passes import fusion
 fusion.MIN_ELEMENTS = 0
 def g(x):
     return ops.relu(x * 0.75 - 0.125) * x + 2.0
 x = ms.Tensor(np.ones((4, 8), np.float32))
 ms.jit(g, capture_mode="trace", jit_level="O1")(x)
-print(fused.STATS["compiled"], fused.STATS["loaded"])
+print(native.STATS["compiled"], native.STATS["loaded"])
 """
 
 

@@ -1,4 +1,4 @@
-"""The on-disk cache of O1's native kernels (backend/fused.py), from fresh processes: a
+"""The on-disk cache of O1's native kernels (backend/numba/), from fresh processes: a
 truncated or corrupted entry (kernel source, Numba's index or data file) is detected and
 recompiled with a warning, with right results; entries in a directory that is not owned by
 the user or is writable by others are not loaded. (tests/o1/test_passes.py covers garbage
@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from tensorjit.backend import fused
+from tensorjit.backend import numba as native
 
-pytestmark = pytest.mark.skipif(not fused.numba_available(), reason="needs Numba")
+pytestmark = pytest.mark.skipif(not native.numba_available(), reason="needs Numba")
 
 CHILD = """
 import os, sys, warnings
@@ -22,7 +22,7 @@ if os.environ.get("TJ_TEST_OTHER_UID"):          # pretend the cache belongs to 
     os.getuid = lambda: real + 1
 import tensorjit as ms
 from tensorjit import ops
-from tensorjit.backend import fused
+from tensorjit.backend import numba as native
 from tensorjit.passes import fusion
 fusion.MIN_ELEMENTS = 0
 
@@ -34,7 +34,7 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     out = ms.jit(g, capture_mode="trace", jit_level="O1")(x)
 right = bool(np.allclose(out.asnumpy(), g(x).asnumpy()))
-print(fused.STATS["compiled"], fused.STATS["loaded"], fused.STATS["recovered"], right)
+print(native.STATS["compiled"], native.STATS["loaded"], native.STATS["recovered"], right)
 for w in caught:
     print("WARNING", w.message)
 """

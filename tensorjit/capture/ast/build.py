@@ -29,8 +29,8 @@ import numpy as np
 from ... import dtype as dt
 from ...aval import ShapedArray
 from ...ir.graph import Literal
-from ...ops.primitive import state
-from ...ops import control
+from ...state import state
+from .. import control_flow as control
 from ...tensor import Tensor
 from ..base import CaptureError
 from ..subgraph import SubCapture, sub_scope, union_operands

@@ -14,6 +14,7 @@ from ... import pytree
 from ...nn.cell import Cell
 from ...ir.graph import Literal
 from ..base import Capture, CaptureError, ConcretizationError, capture_scope, source_info
+from ..request import Captured, CaptureInfo, NOT_RUN
 from . import convert, runtime, transform
 from .build import ControlFlowError, Undefined, BranchAliases, propagate_inplace
 from .errors import JitSyntaxError, Unsupported
@@ -105,12 +106,12 @@ class AstBuilder:
     """Captures the segments of one compiled entry (the first when the entry is made, the
     others when a call first reaches them)."""
 
-    def __init__(self, jit_function, info):
-        self.jit_function = jit_function
+    def __init__(self, request, info):
+        self.request = request
         self.info = info
-        self.fullgraph = jit_function.opts.fullgraph
+        self.fullgraph = request.fullgraph
         self.guards = PythonGuards()
-        target = jit_function.target
+        target = request.target
         fn, self_obj, self.cell = _resolve(target)
         self.self_obj = self_obj
         self.function = fn
@@ -169,12 +170,11 @@ class AstBuilder:
         """Capture from the first statement: ("graph", graph, out_struct, input_writes)
         when the whole call is one graph with nothing Python to check, else
         ("program", first GraphSegment)."""
-        jf = self.jit_function
-        from .. import leaf_hints
-        capture = AstCapture(jf.name, self.guards)
+        request = self.request
+        capture = AstCapture(request.name, self.guards)
         tracers = [capture.input(leaf.aval, hint)
-                   for leaf, hint in zip(leaves, leaf_hints(jf, struct))]
-        args, kwargs = jf.rebuild_call(struct, tracers)
+                   for leaf, hint in zip(leaves, request.leaf_hints(struct))]
+        args, kwargs = request.rebuild_call(struct, tracers)
         env = self.bind(args, kwargs)
         failure = getattr(self, "_whole_fallback", None)
         stop = 0
@@ -199,7 +199,7 @@ class AstBuilder:
     def continuation(self, start, struct, inputs, hints):
         """The segment after a fallback statement, for this environment."""
         from .fallback import unflatten_env
-        capture = AstCapture(self.jit_function.name, self.guards)
+        capture = AstCapture(self.request.name, self.guards)
         tracers = [capture.input(t.aval, hint) for t, hint in zip(inputs, hints)]
         env = unflatten_env(struct, tracers, self.names)
         stop, env, failure = self._run_statements(capture, start, env)
@@ -271,7 +271,7 @@ class AstBuilder:
         graph = capture.finish(outputs)
         _no_literal_outputs(capture)
         self._note_info(capture, failure)
-        executable = self.jit_function.compile_graph(graph)
+        executable = self.request.compile_graph(graph)
         segment = GraphSegment(executable, start, stop, out_names, struct, out_leaves, writes)
         segment.aliases = aliases
         if failure is not None:
@@ -341,18 +341,16 @@ def _user_location(tb):
     return location
 
 
-def capture_ast(jit_function, struct, leaves, run):
+def capture_ast(request, struct, leaves, run):
     """``capture_graph`` for ``capture_mode="ast"``."""
-    from ...jit.function import CaptureInfo, _NOT_RUN
-    from .. import Captured
     info = CaptureInfo("ast")
-    builder = AstBuilder(jit_function, info)
+    builder = AstBuilder(request, info)
     result = builder.capture_initial(struct, leaves)
     if result[0] == "graph":
         # one graph and nothing Python to check: an ordinary entry (fast path eligible)
         _, graph, out_struct = result
-        return Captured(graph, out_struct, info, _NOT_RUN)
+        return Captured(graph, out_struct, info, NOT_RUN)
     segment = result[1]
-    return Captured(segment.executable.graph, None, info, _NOT_RUN,
+    return Captured(segment.executable.graph, None, info, NOT_RUN,
                     program=Program(builder, segment, builder.guards),
                     executable=segment.executable)

@@ -6,7 +6,7 @@ import sys
 import sysconfig
 import types
 
-from ...ops.primitive import state
+from ...state import state
 from . import source, transform
 from .errors import SourceUnavailableError
 

@@ -9,7 +9,7 @@ import re
 import sys
 import types
 
-from ...ops.primitive import state
+from ...state import state
 from ...ops import effects
 from ...tensor import Tensor
 from ..subgraph import SubCapture

@@ -9,16 +9,15 @@ from .driver import Driver, GraphBreakError, top_level_unsupported
 from .program import Return, Action, Branch, Interpret
 from .values import TSlot, TConst, TSeq, TDict
 from .frames import check_version
+from ..request import Captured, CaptureInfo, NOT_RUN
 
 
-def capture(jit_function, struct, leaves, run):
-    from .. import Captured
-    from ...jit.function import CaptureInfo
+def capture(request, struct, leaves, run):
     check_version()
-    problem = top_level_unsupported(jit_function.target)
+    problem = top_level_unsupported(request.target)
     if problem is not None:
-        return _native(jit_function, struct, leaves, run, *problem)
-    driver = Driver(jit_function)
+        return _native(request, struct, leaves, run, *problem)
+    driver = Driver(request)
     program, result = driver.start(struct, leaves)
     single = _single_graph(program)
     if single is not None:
@@ -30,7 +29,7 @@ def capture(jit_function, struct, leaves, run):
         return Captured(alternative.graph, out_struct, info, result,
                         executable=alternative.executable)
     first = next((a.graph for a in program.last_path if a.graph is not None), Graph(
-        jit_function.name))
+        request.name))
     return Captured(first, None, BytecodeInfo(program), result, program=program)
 
 
@@ -66,21 +65,20 @@ class BytecodeInfo:
         return [g.description for a in self.program.last_path for g in a.guards]
 
 
-def _native(jit_function, struct, leaves, run, reason, location):
+def _native(request, struct, leaves, run, reason, location):
     """The top-level function cannot be interpreted: it runs as Python on every call."""
-    from .. import Captured
-    if jit_function.opts.fullgraph:
-        raise GraphBreakError(f"fullgraph=True: {jit_function.name} uses {reason} "
+    if request.fullgraph:
+        raise GraphBreakError(f"fullgraph=True: {request.name} uses {reason} "
                               f"({location}), which bytecode capture does not follow")
+    target = request.target
 
     def program(call_leaves):
-        args, kwargs = jit_function.rebuild_call(struct, call_leaves)
-        return jit_function.target(*args, **kwargs)
+        args, kwargs = request.rebuild_call(struct, call_leaves)
+        return target(*args, **kwargs)
     program.last_path = []
-    info = _NativeInfo(f"{jit_function.name} uses {reason}", location)
+    info = _NativeInfo(f"{request.name} uses {reason}", location)
     result = program(leaves) if run else None
-    from ...jit.function import _NOT_RUN
-    return Captured(Graph(jit_function.name), None, info, result if run else _NOT_RUN,
+    return Captured(Graph(request.name), None, info, result if run else NOT_RUN,
                     program=program)
 
 

@@ -161,14 +161,14 @@ class SegmentState:
 
 
 class Driver:
-    def __init__(self, jit_function):
+    def __init__(self, request):
         # a program outlives calls and may be shared by equal jitted callables: it keeps
-        # what it needs, and the JitFunction only weakly (for explain's event log)
-        self.jit_function_ref = weakref.ref(jit_function)
-        self.fn_key = jit_function.fn_key
-        self.name = jit_function.name
-        self.opts = jit_function.opts
-        self.fullgraph = jit_function.opts.fullgraph
+        # what it needs, and the request (which holds the jitted callable) only weakly
+        self.request_ref = weakref.ref(request)
+        self.fn_key = request.fn_key
+        self.name = request.name
+        self.compile_graph = request.compile_graph
+        self.fullgraph = request.fullgraph
 
     # ---- the first call -------------------------------------------------------------------
     def start(self, struct, leaves):
@@ -186,11 +186,11 @@ class Driver:
         return program, self.capture_from(program, program.root, env, program.last_path)
 
     def _initial_snapshot(self, program, struct, env):
-        jf = self.jit_function_ref()
-        state = SegmentState(program, env, jf.name, program.root_slots)
+        request = self.request_ref()
+        state = SegmentState(program, env, self.name, program.root_slots)
         tracers = [state.tensor_input(i, leaf) for i, leaf in sorted(env.items())]
-        args, kwargs = jf.rebuild_call(struct, tracers)
-        func, args = _python_function(jf.target, args)
+        args, kwargs = request.rebuild_call(struct, tracers)
+        func, args = _python_function(request.target, args)
         frame = initial_frame(func, args, kwargs)
         for value in packed_arguments(func.__code__, frame.locals):
             state.owned.add(id(value))
@@ -263,8 +263,7 @@ class Driver:
         graph = state.capture.finish(outputs)
         executable = None
         if graph.nodes or graph.outputs:
-            from ...jit.function import compile_graph
-            executable = compile_graph(graph, self.opts, self.name)
+            executable = self.compile_graph(graph)
         graph_outputs = _output_slots(outputs, out_slots, write_backs)
         for tracer, slot in zip(outputs, graph_outputs):
             if slot is not None:          # (write-backs have no slot: applied below)
@@ -312,14 +311,12 @@ class Driver:
         return Branch(cond_slot, make_child, payload["reason"], payload["location"])
 
     def _record_capture(self, segment):
-        from ...jit.function import CompileEvent
         why = ("guards failed" if segment.alternatives else "a new outcome of a run-time "
                "decision")
-        event = CompileEvent(f"{why}: capturing again from {segment.label}", 0.0, None)
-        jit_function = self.jit_function_ref()
-        if jit_function is not None:
-            jit_function.events.append(event)
-        return event
+        request = self.request_ref()
+        if request is None:
+            return None
+        return request.note_recapture(f"{why}: capturing again from {segment.label}")
 
     # ---- finishing a call without capture -----------------------------------------------
     def interpret_from(self, program, segment, env):

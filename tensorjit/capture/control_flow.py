@@ -1,27 +1,20 @@
-"""Structured control flow and calls: primitives whose params hold closed sub-graphs."""
+"""Structured control flow: ``cond`` and ``while_loop`` (built by ast capture from tensor
+``if`` / ``while`` / ``for``), their VJPs (``while_grad`` for loops), and the code they
+become in generated Python.
+
+Their params hold closed sub-graphs. Eagerly a sub-graph runs through its generated code
+(``run_graph``); differentiated, the branches and bodies are bound again under ``vjp``
+into closed backward graphs (``trace_closed``), so the backward pass is graph control
+flow too.
+"""
 import numpy as np
 
-from .primitive import Primitive, state
-
-
-def _call_impl(*args, graph):
-    from ..ir.interpret import evaluate
-    return evaluate(graph, args)
-
-
-def _call_rule(*avals, graph):
-    return [v.aval for v in graph.outputs]
-
-
-def _call_vjp(cts, outs, *args, graph):
-    from ..autodiff import vjp
-    from ..ir.interpret import bind_graph
-    _, pullback = vjp(lambda *xs: bind_graph(graph, xs), *args)
-    return pullback(*cts)
-
-
-call_p = Primitive("call", _call_impl, _call_rule, _call_vjp, multiple_results=True,
-                   shape_generic=False)
+from ..state import state
+from ..ops.primitive import Primitive, MAY_ALIAS
+from ..ops.elementwise import zeros_like, add
+from ..autodiff import vjp, bind_graph
+from ..backend import codegen
+from .subgraph import trace_closed
 
 
 # ---- structured control flow (built by ast capture) ------------------------------------
@@ -39,8 +32,7 @@ def run_graph(graph, args):
     """Run a closed sub-graph on arrays with its generated code (compiled once)."""
     fn = graph.__dict__.get("_tj_compiled")
     if fn is None:
-        from ..backend.codegen import generate
-        fn, _ = generate(graph).function(_graph_fn_name(graph))
+        fn, _ = codegen.generate(graph).function(_graph_fn_name(graph))
         graph._tj_compiled = fn
     return fn(*args)
 
@@ -70,13 +62,10 @@ def _cond_rule(pred, *operands, then_branch, else_branch):
 
 
 def _cond_vjp(cts, outs, pred, *operands, then_branch, else_branch):
-    from ..autodiff import vjp
-    from ..ir.interpret import bind_graph
     if state.capture is None:
         branch = then_branch if bool(np.asarray(pred._data)) else else_branch
         _, pullback = vjp(lambda *xs: bind_graph(branch, xs), *operands)
         return (None,) + _no_integer_grads(pullback(*cts), operands)
-    from ..capture.subgraph import trace_closed
     n = len(operands)
     avals = [o.aval for o in operands] + [c.aval for c in cts]
 
@@ -117,9 +106,6 @@ def _while_rule(*avals, cond_graph, body_graph, num_consts):
 def body_vjp_graph(body_graph, avals):
     """The closed graph ``(*consts, *state, *state_cts) -> (*consts_cts, *state_cts)`` of a
     loop body's VJP (``avals``: the body's input types)."""
-    from ..autodiff import vjp
-    from ..ir.interpret import bind_graph
-    from ..capture.subgraph import trace_closed
     n_args = len(avals)
 
     def body_backward(*xs):
@@ -178,9 +164,6 @@ def _while_grad_vjp(cts, outs, *args, cond_graph, body_graph, body_vjp, num_cons
         raise NotImplementedError(
             "second-order gradients through a tensor-dependent while loop are not "
             "supported inside a compiled graph")
-    from ..autodiff import vjp
-    from ..ir.interpret import bind_graph
-    from .elementwise import zeros_like, add
 
     def unrolled(*xs):
         n_state = (len(xs) - num_consts) // 2
@@ -220,13 +203,52 @@ def has_effects(graph):
     return _has_effects(graph)
 
 
-cond_p = Primitive("cond", _cond_impl, _cond_rule, _cond_vjp, multiple_results=True,
-                   shape_generic=True)
-cond_effect_p = Primitive("cond_effect", _cond_impl, _cond_rule, _cond_vjp,
-                          multiple_results=True, effect=True, shape_generic=True)
+# ---- generated code ------------------------------------------------------------------
+
+def _emit_cond(node, emitter):
+    """A ``cond`` node as a Python ``if`` block; both branches set the node's outputs."""
+    pred = emitter.value(node.inputs[0])
+    operands = [codegen.typed_value(v, emitter) for v in node.inputs[1:]]
+    outs = [emitter.local(v) for v in node.outputs]
+    lines = [f"if {pred}:"]
+    for key in ("then_branch", "else_branch"):
+        body, results = codegen.emit_subgraph(node.params[key], operands, emitter)
+        if outs:
+            body.append(codegen.assign_line(outs, results))
+        lines += ["    " + line for line in body or ["pass"]]
+        if key == "then_branch":
+            lines.append("else:")
+    return lines
+
+
+def _emit_while(node, emitter):
+    """A ``while_loop`` node as a Python ``while`` block over its outputs' names."""
+    n = node.params["num_consts"]
+    consts = [codegen.typed_value(v, emitter) for v in node.inputs[:n]]
+    init = [codegen.typed_value(v, emitter) for v in node.inputs[n:]]
+    outs = [emitter.local(v) for v in node.outputs]
+    lines = [codegen.assign_line(outs, init)] if outs else []
+    lines.append("while True:")
+    cond_lines, (pred,) = codegen.emit_subgraph(node.params["cond_graph"], consts + outs,
+                                                emitter)
+    body_lines, results = codegen.emit_subgraph(node.params["body_graph"], consts + outs,
+                                                emitter)
+    inner = cond_lines + [f"if not {pred}:", "    break"] + body_lines
+    if outs:
+        inner.append(codegen.assign_line(outs, results))
+    lines += ["    " + line for line in inner]
+    return lines
+
+
+# A branch or loop may return an operand unchanged, so results may share its buffer.
+_CONTROL = dict(multiple_results=True, shape_generic=True, aliasing=MAY_ALIAS)
+cond_p = Primitive("cond", _cond_impl, _cond_rule, _cond_vjp, emit=_emit_cond, **_CONTROL)
+cond_effect_p = Primitive("cond_effect", _cond_impl, _cond_rule, _cond_vjp, effect=True,
+                          emit=_emit_cond, **_CONTROL)
 while_loop_p = Primitive("while_loop", _while_impl, _while_rule, _while_vjp,
-                         multiple_results=True, shape_generic=True)
+                         emit=_emit_while, **_CONTROL)
 while_loop_effect_p = Primitive("while_loop_effect", _while_impl, _while_rule, _while_vjp,
-                                multiple_results=True, effect=True, shape_generic=True)
+                                effect=True, emit=_emit_while, **_CONTROL)
+# a loop that runs zero times returns the incoming cotangents themselves
 while_grad_p = Primitive("while_grad", _while_grad_impl, _while_grad_rule, _while_grad_vjp,
-                         multiple_results=True, shape_generic=False)
+                         multiple_results=True, shape_generic=False, aliasing=MAY_ALIAS)

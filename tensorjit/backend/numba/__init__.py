@@ -1,0 +1,12 @@
+"""Native kernels for O1's fused groups, compiled with Numba.
+
+    config.py       Numba available?  SVML?  counters and the compile lock
+    plan.py         a fused sub-graph's loop structure; which nodes a kernel computes
+    source.py       the Numba source of a planned sub-graph
+    disk_cache.py   the per-user directory of compiled kernels
+    kernel.py       the callable running a sub-graph (native, or NumPy without Numba)
+"""
+from .config import STATS, numba_available, svml
+from .plan import KernelPlan, REDUCTIONS, supports_node, row_shape_ok, broadcastable
+from .kernel import kernel_for, native_ok
+from .disk_cache import cache_dir

@@ -1,0 +1,167 @@
+"""Running a fused sub-graph: a compiled Numba kernel behind a Python wrapper, loaded from
+the disk cache or compiled once per kernel *structure* (the generated source, which depends
+on ranks, broadcasting patterns, ops and dtypes, not on sizes); without Numba, or for
+dtypes it does not handle (float16, bfloat16), the sub-graph's NumPy code."""
+import hashlib
+import math
+import warnings
+
+import numpy as np
+
+from . import config
+from .config import STATS, LOCK as _lock, numba_available
+from .plan import KernelPlan, NATIVE_DTYPES
+from .source import KernelSource
+from .disk_cache import cache_dir, load_module, memory_module, purge
+
+
+class NativeKernel:
+    """A compiled Numba kernel behind a dispatcher that loads it from disk or compiles."""
+
+    def __init__(self, source):
+        self.source = source
+        self.digest = hashlib.sha256(source.encode()).hexdigest()[:24]
+        self.stem = "k_" + self.digest
+        self.directory = cache_dir()
+        self.dispatcher = None
+        self.checked = set()
+
+    def _get(self, fresh=False):
+        if self.dispatcher is None or fresh:
+            if self.directory is None:
+                self.dispatcher = memory_module(self.source)
+            else:
+                if fresh:
+                    purge(self.directory, self.stem)
+                self.dispatcher = load_module(self.directory, self.stem, self.source, fresh)
+        return self.dispatcher
+
+    def __call__(self, *arrays):
+        dispatcher = self.dispatcher or self._get()
+        signature = tuple(_type_key(a) for a in arrays)
+        if signature in self.checked:
+            return dispatcher(*arrays)
+        with _lock:
+            try:
+                before = _counts(dispatcher)
+                result = dispatcher(*arrays)
+            except Exception as exc:
+                if self.directory is None or _is_typing_error(exc):
+                    raise
+                warnings.warn(f"tensorjit: kernel cache entry {self.stem} could not be "
+                              f"loaded ({type(exc).__name__}: {exc}); recompiling",
+                              RuntimeWarning, stacklevel=3)
+                STATS["recovered"] += 1
+                dispatcher = self._get(fresh=True)
+                before = _counts(dispatcher)
+                result = dispatcher(*arrays)
+            hits, misses = _counts(dispatcher)
+            if misses > before[1]:
+                STATS["compiled"] += 1
+            elif hits > before[0]:
+                STATS["loaded"] += 1
+            self.checked.add(signature)
+        return result
+
+
+def _counts(dispatcher):
+    stats = getattr(dispatcher, "stats", None)
+    if stats is None:
+        return (0, 0)
+    return (sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))
+
+
+def _is_typing_error(exc):
+    try:
+        from numba.core.errors import TypingError
+    except Exception:   # pragma: no cover
+        return False
+    return isinstance(exc, TypingError)
+
+
+def _type_key(a):
+    return (a.dtype.str, a.ndim, a.flags.c_contiguous, a.flags.writeable)
+
+
+
+def kernel_for(graph):
+    """The callable running a fused sub-graph: ``f(*arrays, _out=None) -> tuple``."""
+    kernel = getattr(graph, "_tj_kernel", None)
+    if kernel is None:
+        with _lock:
+            kernel = getattr(graph, "_tj_kernel", None)
+            if kernel is None:
+                kernel = build(graph)
+                graph._tj_kernel = kernel
+    return kernel
+
+
+def native_ok(graph):
+    """Whether this sub-graph can (and should) run as a Numba kernel."""
+    if not numba_available():
+        return False
+    avals = [v.aval for v in graph.inputs] + [o.aval for n in graph.nodes for o in n.outputs]
+    if any(a.dtype not in NATIVE_DTYPES for a in avals):
+        return False
+    try:
+        KernelPlan(graph)
+    except ValueError:
+        return False
+    return True
+
+
+_sources = {}    # source text -> NativeKernel (one per structure per process)
+
+
+def build(graph):
+    if native_ok(graph):
+        plan = KernelPlan(graph)
+        parallel = math.prod(plan.shape) >= config.PARALLEL_MIN_ELEMENTS
+        ks = KernelSource(plan, parallel)
+        source = ks.module_source()
+        native = _sources.get(source)
+        if native is None:
+            native = _sources[source] = NativeKernel(source)
+        return _native_wrapper(graph, ks, native)
+    return _numpy_wrapper(graph)
+
+
+def _native_wrapper(graph, ks, native):
+    in_shapes = ks.in_shapes
+    out_specs = []
+    for o, shape_c in zip(graph.outputs, ks.out_shapes_c):
+        out_specs.append((tuple(o.aval.shape), o.aval.dtype, shape_c))
+    reshape_in = [tuple(v.aval.shape) != s for v, s in zip(graph.inputs, in_shapes)]
+
+    def run(*arrays, _out=None):
+        args = [np.reshape(a, s) if r else a for a, s, r in zip(arrays, in_shapes, reshape_in)]
+        outs = []
+        for k, (shape, dtype, shape_c) in enumerate(out_specs):
+            target = _out[k] if _out is not None else None
+            if target is None or not target.flags.c_contiguous or not target.flags.writeable:
+                target = np.empty(shape, dtype)
+            outs.append(target)
+        native(*args, *[o.reshape(s) for o, (_, _, s) in zip(outs, out_specs)])
+        return tuple(outs)
+
+    run.native = native
+    run.source = native.source
+    # compile (or load from the disk cache) now, at prepare time, for C-contiguous
+    # writable arrays: zero-size arrays of the right ranks and dtypes run no iteration
+    native(*[np.empty((0,) * len(s), v.aval.dtype) for v, s in zip(graph.inputs, in_shapes)],
+           *[np.empty((0,) * len(s), dtype) for _, dtype, s in out_specs])
+    return run
+
+
+def _numpy_wrapper(graph):
+    from ..codegen import generate
+    code = generate(graph)
+    fn, source = code.function("fused_numpy")
+    STATS["numpy"] += 1
+
+    def run(*arrays, _out=None):
+        return fn(*arrays)
+
+    run.native = None
+    run.source = source
+    return run

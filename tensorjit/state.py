@@ -1,0 +1,15 @@
+"""Per-thread interpreter state, read by every layer above: the active graph capture and
+the autodiff tapes recording primitive calls.
+
+A leaf module (it imports nothing of tensorjit), so ``Tensor`` can ask whether a capture
+is running without importing the layers that implement captures."""
+import threading
+
+
+class _State(threading.local):
+    capture = None          # the Capture receiving primitive calls, or None (eager)
+    tapes = ()              # autodiff tapes recording primitive calls
+    grad_enabled = True
+
+
+state = _State()
