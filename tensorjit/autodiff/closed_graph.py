@@ -9,7 +9,7 @@ emitter differ between such primitives, and their owners (the backends) supply t
 """
 from ..ir.graph import Literal
 from ..ops.primitive import Primitive
-from ..ops.convert import constant
+from ..ops.coerce import constant
 from .transforms import vjp
 
 

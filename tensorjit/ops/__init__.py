@@ -1,7 +1,7 @@
 """``tensorjit.ops``: the primitive registry and MindSpore's functional API over it."""
 from ..state import state
 from .primitive import PRIMITIVES, Primitive
-from .convert import as_tensor, constant
+from .coerce import as_tensor, constant
 from .elementwise import *  # noqa: F401,F403
 from .elementwise import (abs, round, pow, cast, stop_gradient, identity, where, clamp, clip,
                           zeros_like, ones_like)

@@ -13,7 +13,7 @@ import numpy as np
 from .. import dtype as dt
 from ..aval import ShapedArray
 from .primitive import Primitive, FRESH, VIEW
-from . import convert
+from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 
@@ -284,8 +284,8 @@ conv2d_weight_grad_p = Primitive("conv2d_weight_grad", _conv_weight_grad_impl,
 def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1,
            groups=1):
     """MindSpore ``ops.conv2d`` (NCHW input, (out, in/groups, kh, kw) weight)."""
-    x = convert.as_tensor(input, op="conv2d")
-    w = convert.as_tensor(weight, op="conv2d")
+    x = coerce.as_tensor(input, op="conv2d")
+    w = coerce.as_tensor(weight, op="conv2d")
     if x.ndim != 4 or w.ndim != 4:
         raise ValueError(f"conv2d: expected a 4-D NCHW input and a 4-D weight, got shapes "
                          f"{tuple(x.shape)} and {tuple(w.shape)}")
@@ -300,7 +300,7 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
                            "conv2d")
     _conv_out_shape("conv2d", x.shape, w.shape, stride, pads, dilation, int(groups))
     if bias is not None:
-        bias = convert.as_tensor(bias, op="conv2d")
+        bias = coerce.as_tensor(bias, op="conv2d")
         if tuple(bias.shape) != (w.shape[0],):
             raise ValueError(f"conv2d: bias must have shape ({w.shape[0]},) for weight of "
                              f"shape {tuple(w.shape)}, got {tuple(bias.shape)}")
@@ -368,7 +368,7 @@ def _pool_geometry(x, kernel_size, stride, pad_mode, padding, dilation, op):
 
 
 def max_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0, dilation=1):
-    x = convert.as_tensor(x, op="max_pool2d")
+    x = coerce.as_tensor(x, op="max_pool2d")
     geometry = _pool_geometry(x, kernel_size, stride, pad_mode, padding, dilation, "max_pool2d")
     pad_value = -np.inf if dt.is_float(x.dtype) else np.iinfo(x.dtype).min
     windows = unfold_p.bind(x, pad_value=pad_value, **geometry)
@@ -377,7 +377,7 @@ def max_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0, dilat
 
 def avg_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0,
                count_include_pad=True, divisor_override=None):
-    x = convert.as_tensor(x, op="avg_pool2d")
+    x = coerce.as_tensor(x, op="avg_pool2d")
     geometry = _pool_geometry(x, kernel_size, stride, pad_mode, padding, 1, "avg_pool2d")
     windows = unfold_p.bind(x, pad_value=0, **geometry)
     total = _red.sum(windows, (-2, -1))
@@ -389,11 +389,11 @@ def avg_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0,
     ones = np.ones((1, 1) + tuple(x.shape[2:]), x.dtype)
     counts = _windows(ones, geometry["kernel"], geometry["stride"], geometry["padding"],
                       geometry["dilation"]).sum(axis=(-2, -1))
-    return _ew.div(total, convert.constant(counts, x.dtype))
+    return _ew.div(total, coerce.constant(counts, x.dtype))
 
 
 def adaptive_avg_pool2d(input, output_size):
-    x = convert.as_tensor(input, op="adaptive_avg_pool2d")
+    x = coerce.as_tensor(input, op="adaptive_avg_pool2d")
     oh, ow = _pair(output_size, "output_size", "adaptive_avg_pool2d")
     h, w = x.shape[2], x.shape[3]
     if (oh, ow) == (1, 1):

@@ -17,7 +17,7 @@ from .. import dtype as dt
 from ..aval import ShapedArray
 from ..tensor import Tensor
 from .primitive import Primitive, FRESH, VIEW
-from . import convert
+from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import shape as _shape
@@ -165,7 +165,7 @@ def _index_array(item):
     array = np.asarray(item)
     if array.dtype == object or array.dtype.kind not in "iub":
         raise TypeError(f"index list must hold ints or bools, got {item!r}")
-    return convert.constant(array)
+    return coerce.constant(array)
 
 
 def normalize_index(index, x, op="getitem"):
@@ -217,7 +217,7 @@ def normalize_index(index, x, op="getitem"):
 
 
 def getitem(x, index):
-    x = convert.as_tensor(x, op="getitem")
+    x = coerce.as_tensor(x, op="getitem")
     spec, tensors = normalize_index(index, x)
     if all(e == ("s", None, None, None) for e in spec) and len(spec) <= x.ndim:
         return x
@@ -231,8 +231,8 @@ def _mask_like(index, x):
 
 def setitem_value(x, index, value):
     """The tensor ``x`` would become after ``x[index] = value`` (functional form)."""
-    x = convert.as_tensor(x, op="setitem")
-    value = convert.as_tensor(value, op="setitem")
+    x = coerce.as_tensor(x, op="setitem")
+    value = coerce.as_tensor(value, op="setitem")
     if value.dtype != x.dtype:
         value = _ew.cast(value, x.dtype)
     if _mask_like(index, x) and value.ndim == 0:
@@ -245,42 +245,42 @@ def setitem_value(x, index, value):
 
 
 def index_add(x, index, value):
-    x = convert.as_tensor(x, op="index_add")
-    value = convert.as_tensor(value, x.dtype, op="index_add")
+    x = coerce.as_tensor(x, op="index_add")
+    value = coerce.as_tensor(value, x.dtype, op="index_add")
     spec, tensors = normalize_index(index, x, "index_add")
     return index_add_p.bind(x, value, *tensors, spec=spec)
 
 
 def nonzero(input, as_tuple=False):
     """Indices of non-zero elements; reads the tensor's value (data-dependent shape)."""
-    x = convert.as_tensor(input, op="nonzero")
+    x = coerce.as_tensor(input, op="nonzero")
     coords = np.nonzero(x.asnumpy())
     if as_tuple:
-        return tuple(convert.constant(c.astype(np.int64)) for c in coords)
-    return convert.constant(np.stack(coords, axis=-1).astype(np.int64))
+        return tuple(coerce.constant(c.astype(np.int64)) for c in coords)
+    return coerce.constant(np.stack(coords, axis=-1).astype(np.int64))
 
 
 def masked_fill(input_x, mask, value):
-    x = convert.as_tensor(input_x, op="masked_fill")
-    return _ew.where(mask, convert.as_tensor(value, x.dtype, op="masked_fill"), x)
+    x = coerce.as_tensor(input_x, op="masked_fill")
+    return _ew.where(mask, coerce.as_tensor(value, x.dtype, op="masked_fill"), x)
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):
     """MindSpore ``ops.gather``: take slices along ``axis`` at ``input_indices``."""
     if batch_dims:
         raise ValueError("gather: batch_dims other than 0 is not supported")
-    x = convert.as_tensor(input_params, op="gather")
-    indices = convert.as_tensor(input_indices, op="gather")
-    axis = convert.normalize_axis(axis, x.ndim, "gather")
+    x = coerce.as_tensor(input_params, op="gather")
+    indices = coerce.as_tensor(input_indices, op="gather")
+    axis = coerce.normalize_axis(axis, x.ndim, "gather")
     spec = (("s", None, None, None),) * axis + (("t",),)
     return index_p.bind(x, indices, spec=spec)
 
 
 def gather_elements(input, dim, index):
     """``out[i][j] = input[i][index[i][j]]`` along ``dim`` (torch.gather / GatherD)."""
-    x = convert.as_tensor(input, op="gather_elements")
-    index = convert.as_tensor(index, op="gather_elements")
-    dim = convert.normalize_axis(dim, x.ndim, "gather_elements")
+    x = coerce.as_tensor(input, op="gather_elements")
+    index = coerce.as_tensor(index, op="gather_elements")
+    dim = coerce.normalize_axis(dim, x.ndim, "gather_elements")
     if index.ndim != x.ndim:
         raise ValueError(f"gather_elements: index rank {index.ndim} differs from input rank "
                          f"{x.ndim}")
@@ -291,7 +291,7 @@ def gather_elements(input, dim, index):
         else:
             shape = [1] * x.ndim
             shape[axis] = index.shape[axis]
-            coords.append(convert.constant(np.arange(index.shape[axis]).reshape(shape)))
+            coords.append(coerce.constant(np.arange(index.shape[axis]).reshape(shape)))
     return index_p.bind(x, *coords, spec=(("t",),) * x.ndim)
 
 

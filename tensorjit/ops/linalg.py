@@ -4,7 +4,7 @@ import numpy as np
 from .. import dtype as dt
 from ..aval import ShapedArray, broadcast_shapes
 from .primitive import Primitive, FRESH
-from . import convert
+from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import shape as _shape
@@ -45,7 +45,7 @@ matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, _matmul_vjp,
 
 def matmul(input, other):
     """NumPy-style matmul: 1-D operands are promoted to matrices and squeezed back."""
-    x, y = convert.coerce_pair(input, other, "matmul")
+    x, y = coerce.coerce_pair(input, other, "matmul")
     if x.dtype == dt.bool_:
         raise TypeError(f"matmul: bool tensors are not supported (shapes {tuple(x.shape)} "
                         f"and {tuple(y.shape)})")
@@ -79,8 +79,8 @@ def dense(input, weight, bias=None):
 
 
 def outer(input, vec2):
-    x = convert.as_tensor(input, op="outer")
-    y = convert.as_tensor(vec2, op="outer")
+    x = coerce.as_tensor(input, op="outer")
+    y = coerce.as_tensor(vec2, op="outer")
     return _ew.mul(_shape.reshape(x, (-1, 1)), _shape.reshape(y, (1, -1)))
 
 

@@ -1,6 +1,6 @@
 """Loss functions, composed from primitives (their gradients come for free)."""
 from .. import dtype as dt
-from . import convert
+from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import shape as _shape
@@ -27,8 +27,8 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean",
              label_smoothing=0.0):
     """Negative log-likelihood of class indices ``target`` under log-probabilities
     ``inputs`` of shape (N, C) or (N, C, d1, ...)."""
-    logp = convert.as_tensor(inputs, op="nll_loss")
-    target = convert.as_tensor(target, op="nll_loss")
+    logp = coerce.as_tensor(inputs, op="nll_loss")
+    target = coerce.as_tensor(target, op="nll_loss")
     if not dt.is_int(target.dtype):
         raise TypeError(f"nll_loss: target must hold integer class indices, got {target.dtype}")
     if logp.ndim < 2:
@@ -46,7 +46,7 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean",
     picked = _shape.reshape(picked, (-1,))
     w = _ew.cast(valid, logp.dtype)
     if weight is not None:
-        w = _ew.mul(w, _idx.gather(convert.as_tensor(weight, logp.dtype), safe_target, 0))
+        w = _ew.mul(w, _idx.gather(coerce.as_tensor(weight, logp.dtype), safe_target, 0))
     loss = _ew.neg(_ew.mul(picked, w))
     if label_smoothing:
         smooth = _ew.neg(_red.mean(logp, -1))
@@ -60,8 +60,8 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
                   label_smoothing=0.0):
     """MindSpore ``ops.cross_entropy``: ``target`` holds class indices (int) or class
     probabilities (float, same shape as ``input``)."""
-    logits = convert.as_tensor(input, op="cross_entropy")
-    target = convert.as_tensor(target, op="cross_entropy")
+    logits = coerce.as_tensor(input, op="cross_entropy")
+    target = coerce.as_tensor(target, op="cross_entropy")
     logp = log_softmax(logits, axis=1 if logits.ndim > 1 else 0)
     if dt.is_float(target.dtype):
         if tuple(target.shape) != tuple(logits.shape):
@@ -81,8 +81,8 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
 
 def softmax_cross_entropy_with_logits(logits, labels, sparse=False, reduction="none"):
     """``nn.SoftmaxCrossEntropyWithLogits``: labels are one-hot (or indices if sparse)."""
-    logits = convert.as_tensor(logits, op="softmax_cross_entropy")
-    labels = convert.as_tensor(labels, op="softmax_cross_entropy")
+    logits = coerce.as_tensor(logits, op="softmax_cross_entropy")
+    labels = coerce.as_tensor(labels, op="softmax_cross_entropy")
     logp = log_softmax(logits, axis=-1)
     if sparse:
         loss = _ew.neg(_shape.reshape(_idx.gather_elements(
@@ -110,8 +110,8 @@ def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
 
 def binary_cross_entropy_with_logits(logits, label, weight=None, pos_weight=None,
                                      reduction="mean"):
-    x = convert.as_tensor(logits, op="binary_cross_entropy_with_logits")
-    y = convert.as_tensor(label, x.dtype, op="binary_cross_entropy_with_logits")
+    x = coerce.as_tensor(logits, op="binary_cross_entropy_with_logits")
+    y = coerce.as_tensor(label, x.dtype, op="binary_cross_entropy_with_logits")
     log_sig = _ew.neg(_ew.softplus(_ew.neg(x)))          # log(sigmoid(x))
     log_one_minus = _ew.neg(_ew.softplus(x))             # log(1 - sigmoid(x))
     pos = _ew.mul(y, log_sig)

@@ -6,7 +6,7 @@ import numpy as np
 from .. import dtype as dt
 from ..aval import ShapedArray, check_float
 from .primitive import Primitive, FRESH
-from . import convert
+from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import shape as _shape
@@ -77,14 +77,14 @@ log_softmax_p = Primitive("log_softmax", _log_softmax_impl, _softmax_rule("log_s
 
 
 def _softmax_operand(x, axis, dtype, op):
-    x = convert.as_tensor(x, op=op)
+    x = coerce.as_tensor(x, op=op)
     if dtype is not None:
         x = _ew.cast(x, dtype)
     elif not dt.is_float(x.dtype):
         x = _ew.cast(x, dt.DEFAULT_FLOAT)
     if x.ndim == 0:
         raise ValueError(f"{op}: expected a tensor of rank >= 1")
-    return x, convert.normalize_axis(axis, x.ndim, op)
+    return x, coerce.normalize_axis(axis, x.ndim, op)
 
 
 def softmax(input, axis=-1, *, dtype=None):
@@ -179,7 +179,7 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
                momentum=0.1, eps=1e-5):
     """MindSpore ``ops.batch_norm``. In training mode the running statistics are updated in
     place: ``running = (1 - momentum) * running + momentum * batch`` (unbiased variance)."""
-    x = convert.as_tensor(input_x, op="batch_norm")
+    x = coerce.as_tensor(input_x, op="batch_norm")
     check_float("batch_norm", x.aval)
     if x.ndim < 2:
         raise ValueError(f"batch_norm: expected an input of rank >= 2 (N, C, ...), got shape "
@@ -260,13 +260,13 @@ layer_norm_p = Primitive("layer_norm", _ln_impl, _ln_rule, _ln_vjp, shape_generi
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """``ops.layer_norm`` over the trailing ``normalized_shape`` axes."""
-    x = convert.as_tensor(input, op="layer_norm")
+    x = coerce.as_tensor(input, op="layer_norm")
     check_float("layer_norm", x.aval)
-    normalized_shape = convert.as_shape(normalized_shape, "layer_norm")
+    normalized_shape = coerce.as_shape(normalized_shape, "layer_norm")
     if tuple(x.shape[x.ndim - len(normalized_shape):]) != normalized_shape:
         raise ValueError(f"layer_norm: normalized_shape {normalized_shape} does not match the "
                          f"trailing axes of input shape {tuple(x.shape)}")
     from .creation import ones, zeros
-    weight = ones(normalized_shape, x.dtype) if weight is None else convert.as_tensor(weight, x.dtype)
-    bias = zeros(normalized_shape, x.dtype) if bias is None else convert.as_tensor(bias, x.dtype)
+    weight = ones(normalized_shape, x.dtype) if weight is None else coerce.as_tensor(weight, x.dtype)
+    bias = zeros(normalized_shape, x.dtype) if bias is None else coerce.as_tensor(bias, x.dtype)
     return layer_norm_p.bind(x, weight, bias, ndims=len(normalized_shape), eps=float(eps))

@@ -5,7 +5,7 @@ import numpy as np
 from .. import dtype as dt
 from ..aval import ShapedArray, check_float
 from .primitive import Primitive, FRESH
-from . import convert
+from . import coerce
 from . import elementwise as _ew
 
 _generator = np.random.default_rng()
@@ -47,7 +47,7 @@ dropout_p = Primitive("dropout", _dropout_impl, _dropout_rule, _dropout_vjp,
 
 def dropout(input, p=0.5, training=True, seed=None):
     """Zero elements with probability ``p`` and scale the rest by 1/(1-p)."""
-    x = convert.as_tensor(input, op="dropout")
+    x = coerce.as_tensor(input, op="dropout")
     if not 0 <= p <= 1:
         raise ValueError(f"dropout: p must be in [0, 1], got {p}")
     if not training or p == 0:
@@ -75,7 +75,7 @@ normal_p = Primitive("random_normal",
 
 def _size(size, op):
     size = size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
-    return convert.as_shape(size, op)
+    return coerce.as_shape(size, op)
 
 
 def rand(*size, dtype=None, seed=None):
@@ -89,8 +89,8 @@ def randn(*size, dtype=None, seed=None):
 
 
 def randint(low, high, size, seed=None, *, dtype=None):
-    shape = convert.as_shape(size, "randint")
+    shape = coerce.as_shape(size, "randint")
     if low >= high:
         raise ValueError(f"randint: low ({low}) must be less than high ({high})")
-    return convert.constant(_generator.integers(low, high, shape).astype(
+    return coerce.constant(_generator.integers(low, high, shape).astype(
         dt.as_dtype(dtype) if dtype is not None else dt.int64))

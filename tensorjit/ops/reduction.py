@@ -5,7 +5,7 @@ import numpy as np
 from .. import dtype as dt
 from ..aval import ShapedArray
 from .primitive import Primitive, FRESH
-from . import convert
+from . import coerce
 from . import elementwise as _ew
 from . import shape as _shape
 
@@ -104,16 +104,16 @@ argmin_p = Primitive("argmin", _arg_impl(np.argmin), _arg_rule("argmin"),
 # functional API
 
 def _reduce(prim, input, axis, keepdims, name):
-    x = convert.as_tensor(input, op=name)
-    axes = convert.normalize_axes(axis, x.ndim, name)
+    x = coerce.as_tensor(input, op=name)
+    axes = coerce.normalize_axes(axis, x.ndim, name)
     if not axes and prim is not reduce_any_p and prim is not reduce_all_p:
-        convert.shape_decision()          # (axis=None of a 0-d tensor)
+        coerce.shape_decision()          # (axis=None of a 0-d tensor)
         return x
     return prim.bind(x, axes=axes, keepdims=bool(keepdims))
 
 
 def sum(input, axis=None, keepdims=False, *, dtype=None):
-    x = convert.as_tensor(input, op="sum")
+    x = coerce.as_tensor(input, op="sum")
     if dtype is not None:
         x = _ew.cast(x, dtype)
     elif x.dtype == dt.bool_ or (dt.is_int(x.dtype) and x.dtype.itemsize < 8):
@@ -123,10 +123,10 @@ def sum(input, axis=None, keepdims=False, *, dtype=None):
 
 def mean(input, axis=None, keep_dims=False, *, keepdims=None):
     keepdims = keep_dims if keepdims is None else keepdims
-    x = convert.as_tensor(input, op="mean")
+    x = coerce.as_tensor(input, op="mean")
     if not dt.is_float(x.dtype):
         x = _ew.cast(x, dt.DEFAULT_FLOAT)
-    axes = convert.normalize_axes(axis, x.ndim, "mean")
+    axes = coerce.normalize_axes(axis, x.ndim, "mean")
     count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
     total = _reduce(reduce_sum_p, x, axes, keepdims, "mean")
     return _ew.mul(total, 1.0 / count) if count else _ew.div(total, 0.0)
@@ -156,12 +156,12 @@ def all(input, axis=None, keep_dims=False, *, keepdims=None):
 
 
 def _arg(prim, input, axis, keepdims, name):
-    x = convert.as_tensor(input, op=name)
+    x = coerce.as_tensor(input, op=name)
     if axis is None:
         flat = _shape.reshape(x, (-1,))
         out = prim.bind(flat, axis=0, keepdims=False)
         return _shape.reshape(out, (1,) * x.ndim) if keepdims else out
-    return prim.bind(x, axis=convert.normalize_axis(axis, x.ndim, name), keepdims=bool(keepdims))
+    return prim.bind(x, axis=coerce.normalize_axis(axis, x.ndim, name), keepdims=bool(keepdims))
 
 
 def argmax(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
@@ -184,10 +184,10 @@ def min(input, axis=None, keepdims=False, *, initial=None, where=None):
 
 
 def var(input, axis=None, ddof=0, keepdims=False):
-    x = convert.as_tensor(input, op="var")
+    x = coerce.as_tensor(input, op="var")
     if not dt.is_float(x.dtype):
         x = _ew.cast(x, dt.DEFAULT_FLOAT)
-    axes = convert.normalize_axes(axis, x.ndim, "var")
+    axes = coerce.normalize_axes(axis, x.ndim, "var")
     count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
     centered = _ew.sub(x, mean(x, axes, keep_dims=True))
     total = sum(_ew.mul(centered, centered), axes, keepdims)
@@ -199,8 +199,8 @@ def std(input, axis=None, ddof=0, keepdims=False):
 
 
 def logsumexp(input, axis, keep_dims=False):
-    x = convert.as_tensor(input, op="logsumexp")
-    axes = convert.normalize_axes(axis, x.ndim, "logsumexp")
+    x = coerce.as_tensor(input, op="logsumexp")
+    axes = coerce.normalize_axes(axis, x.ndim, "logsumexp")
     peak = _ew.stop_gradient(amax(x, axes, keepdims=True))
     peak = _ew.where(_ew.isfinite(peak), peak, _ew.zeros_like(peak))
     total = sum(_ew.exp(_ew.sub(x, peak)), axes, keepdims=True)
@@ -212,7 +212,7 @@ def sum_to(x, shape):
     """Sum ``x`` down to ``shape`` (the transpose of broadcasting)."""
     shape = tuple(shape)
     if tuple(x.shape) == shape:
-        convert.shape_decision()
+        coerce.shape_decision()
         return x
     lead = x.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(

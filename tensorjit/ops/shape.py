@@ -7,7 +7,7 @@ import numpy as np
 from .. import dtype as dt
 from ..aval import ShapedArray
 from .primitive import Primitive, FRESH, VIEW
-from . import convert
+from . import coerce
 from . import reduction as _red
 
 
@@ -98,7 +98,7 @@ pad_p = Primitive("pad", lambda x, pads, value: np.pad(x, pads, constant_values=
 # functional API
 
 def _resolve_shape(shape, size, op):
-    shape = list(convert.as_shape(shape, op))
+    shape = list(coerce.as_shape(shape, op))
     unknown = [i for i, d in enumerate(shape) if d == -1]
     if len(unknown) > 1:
         raise ValueError(f"{op}: only one dimension can be -1, got {tuple(shape)}")
@@ -115,26 +115,26 @@ def _resolve_shape(shape, size, op):
 
 
 def reshape(input, shape, *more):
-    x = convert.as_tensor(input, op="reshape")
+    x = coerce.as_tensor(input, op="reshape")
     if more:
         shape = (shape,) + more
     shape = _resolve_shape(shape, x.size, "reshape")
     if shape == tuple(x.shape):
-        convert.shape_decision()
+        coerce.shape_decision()
         return x
     return reshape_p.bind(x, shape=shape)
 
 
 def transpose(input, *perm):
     """Permute axes (MindSpore's ``ops.transpose(x, perm)``); no perm reverses them."""
-    x = convert.as_tensor(input, op="transpose")
+    x = coerce.as_tensor(input, op="transpose")
     if len(perm) == 1 and isinstance(perm[0], (tuple, list)):
         perm = perm[0]
     if not perm:
         perm = tuple(reversed(range(x.ndim)))
-    perm = tuple(convert.normalize_axis(int(p), x.ndim, "transpose") for p in perm)
+    perm = tuple(coerce.normalize_axis(int(p), x.ndim, "transpose") for p in perm)
     if perm == tuple(range(x.ndim)):
-        convert.shape_decision()
+        coerce.shape_decision()
         return x
     return transpose_p.bind(x, perm=perm)
 
@@ -143,10 +143,10 @@ permute = transpose
 
 
 def swapaxes(input, axis0, axis1):
-    x = convert.as_tensor(input, op="swapaxes")
+    x = coerce.as_tensor(input, op="swapaxes")
     perm = list(range(x.ndim))
-    a = convert.normalize_axis(axis0, x.ndim, "swapaxes")
-    b = convert.normalize_axis(axis1, x.ndim, "swapaxes")
+    a = coerce.normalize_axis(axis0, x.ndim, "swapaxes")
+    b = coerce.normalize_axis(axis1, x.ndim, "swapaxes")
     perm[a], perm[b] = perm[b], perm[a]
     return transpose(x, tuple(perm))
 
@@ -155,31 +155,31 @@ swapdims = swapaxes
 
 
 def movedim(input, source, destination):
-    x = convert.as_tensor(input, op="movedim")
-    src = convert.normalize_axis(source, x.ndim, "movedim")
-    dst = convert.normalize_axis(destination, x.ndim, "movedim")
+    x = coerce.as_tensor(input, op="movedim")
+    src = coerce.normalize_axis(source, x.ndim, "movedim")
+    dst = coerce.normalize_axis(destination, x.ndim, "movedim")
     perm = [i for i in range(x.ndim) if i != src]
     perm.insert(dst, src)
     return transpose(x, tuple(perm))
 
 
 def broadcast_to(input, shape):
-    x = convert.as_tensor(input, op="broadcast_to")
-    shape = convert.as_shape(shape, "broadcast_to")
+    x = coerce.as_tensor(input, op="broadcast_to")
+    shape = coerce.as_shape(shape, "broadcast_to")
     lead = len(shape) - x.ndim
     if lead < 0:
         raise ValueError(f"broadcast_to: cannot broadcast shape {tuple(x.shape)} to "
                          f"{shape}, which has fewer dimensions")
     shape = tuple(x.shape[i - lead] if d == -1 and i >= lead else d for i, d in enumerate(shape))
     if shape == tuple(x.shape):
-        convert.shape_decision()
+        coerce.shape_decision()
         return x
     return broadcast_to_p.bind(x, shape=shape)
 
 
 def expand_dims(input, axis):
-    x = convert.as_tensor(input, op="expand_dims")
-    axis = convert.normalize_axis(axis, x.ndim + 1, "expand_dims")
+    x = coerce.as_tensor(input, op="expand_dims")
+    axis = coerce.normalize_axis(axis, x.ndim + 1, "expand_dims")
     shape = tuple(x.shape)
     return reshape(x, shape[:axis] + (1,) + shape[axis:])
 
@@ -188,11 +188,11 @@ unsqueeze = expand_dims
 
 
 def squeeze(input, axis=None):
-    x = convert.as_tensor(input, op="squeeze")
+    x = coerce.as_tensor(input, op="squeeze")
     if axis is None:
         shape = tuple(d for d in x.shape if d != 1)
     else:
-        axes = convert.normalize_axes(axis, x.ndim, "squeeze")
+        axes = coerce.normalize_axes(axis, x.ndim, "squeeze")
         for a in axes:
             if x.shape[a] != 1:
                 raise ValueError(f"squeeze: axis {a} of shape {tuple(x.shape)} has size "
@@ -203,11 +203,11 @@ def squeeze(input, axis=None):
 
 def flatten(input, order="C", *, start_dim=1, end_dim=-1):
     """MindSpore ``ops.flatten``: keeps the batch axis by default."""
-    x = convert.as_tensor(input, op="flatten")
+    x = coerce.as_tensor(input, op="flatten")
     if x.ndim == 0:
         return reshape(x, (1,))
-    start = convert.normalize_axis(start_dim, x.ndim, "flatten")
-    end = convert.normalize_axis(end_dim, x.ndim, "flatten")
+    start = coerce.normalize_axis(start_dim, x.ndim, "flatten")
+    end = coerce.normalize_axis(end_dim, x.ndim, "flatten")
     shape = tuple(x.shape)
     return reshape(x, shape[:start] + (-1,) + shape[end + 1:])
 
@@ -219,7 +219,7 @@ def ravel(input):
 def _tensor_list(tensors, op):
     if not isinstance(tensors, (tuple, list)) or not tensors:
         raise TypeError(f"{op}: expected a non-empty tuple or list of tensors")
-    items = [convert.as_tensor(t, op=op) for t in tensors]
+    items = [coerce.as_tensor(t, op=op) for t in tensors]
     dtype = items[0].dtype
     for t in items[1:]:
         dtype = dt.promote_types(dtype, t.dtype)
@@ -229,7 +229,7 @@ def _tensor_list(tensors, op):
 
 def concat(tensors, axis=0):
     items = _tensor_list(tensors, "concat")
-    axis = convert.normalize_axis(axis, items[0].ndim, "concat")
+    axis = coerce.normalize_axis(axis, items[0].ndim, "concat")
     if len(items) == 1:
         return items[0]
     return concat_p.bind(*items, axis=axis)
@@ -244,7 +244,7 @@ def stack(tensors, axis=0):
     if len(shapes) != 1:
         raise ValueError(f"stack: all tensors must have the same shape, got "
                          f"{[tuple(t.shape) for t in items]}")
-    axis = convert.normalize_axis(axis, items[0].ndim + 1, "stack")
+    axis = coerce.normalize_axis(axis, items[0].ndim + 1, "stack")
     return concat([expand_dims(t, axis) for t in items], axis)
 
 
@@ -255,8 +255,8 @@ def slice_axis(x, axis, start, stop, step=1):
 
 def split(tensor, split_size_or_sections, axis=0):
     """MindSpore ``ops.split``: chunks of a given size, or a list of sizes."""
-    x = convert.as_tensor(tensor, op="split")
-    axis = convert.normalize_axis(axis, x.ndim, "split")
+    x = coerce.as_tensor(tensor, op="split")
+    axis = coerce.normalize_axis(axis, x.ndim, "split")
     length = x.shape[axis]
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
@@ -276,21 +276,21 @@ def split(tensor, split_size_or_sections, axis=0):
 
 
 def chunk(input, chunks, axis=0):
-    x = convert.as_tensor(input, op="chunk")
+    x = coerce.as_tensor(input, op="chunk")
     if not isinstance(chunks, int) or chunks <= 0:
         raise ValueError(f"chunk: chunks must be a positive int, got {chunks!r}")
-    length = x.shape[convert.normalize_axis(axis, x.ndim, "chunk")]
+    length = x.shape[coerce.normalize_axis(axis, x.ndim, "chunk")]
     return split(x, max(1, -(-length // chunks)), axis)
 
 
 def unbind(input, dim=0):
-    x = convert.as_tensor(input, op="unbind")
+    x = coerce.as_tensor(input, op="unbind")
     return tuple(squeeze(piece, dim) for piece in split(x, 1, dim))
 
 
 def tile(input, dims):
-    x = convert.as_tensor(input, op="tile")
-    dims = convert.as_shape(dims, "tile")
+    x = coerce.as_tensor(input, op="tile")
+    dims = coerce.as_shape(dims, "tile")
     if any(d < 0 for d in dims):
         raise ValueError(f"tile: repetitions must be non-negative, got {dims}")
     if len(dims) < x.ndim:
@@ -302,10 +302,10 @@ def tile(input, dims):
 
 
 def repeat_interleave(input, repeats, axis=None):
-    x = convert.as_tensor(input, op="repeat_interleave")
+    x = coerce.as_tensor(input, op="repeat_interleave")
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
-    axis = convert.normalize_axis(axis, x.ndim, "repeat_interleave")
+    axis = coerce.normalize_axis(axis, x.ndim, "repeat_interleave")
     if not isinstance(repeats, int):
         raise TypeError("repeat_interleave: only an int number of repeats is supported")
     if repeats < 0:
@@ -318,15 +318,15 @@ def repeat_interleave(input, repeats, axis=None):
 
 def flip(input, dims):
     from .indexing import getitem
-    x = convert.as_tensor(input, op="flip")
-    axes = convert.normalize_axes(dims, x.ndim, "flip")
+    x = coerce.as_tensor(input, op="flip")
+    axes = coerce.normalize_axes(dims, x.ndim, "flip")
     return getitem(x, tuple(slice(None, None, -1) if i in axes else slice(None)
                             for i in range(x.ndim)))
 
 
 def pad(input_x, padding, mode="constant", value=None):
     """``ops.pad``: ``padding`` pairs start from the last axis, as in PyTorch."""
-    x = convert.as_tensor(input_x, op="pad")
+    x = coerce.as_tensor(input_x, op="pad")
     if mode != "constant":
         raise ValueError(f"pad: only mode='constant' is supported, got {mode!r}")
     padding = tuple(int(p) for p in padding)

@@ -1,7 +1,7 @@
 """Operators and methods of Tensor, each a thin call into the functional ops."""
 from .. import dtype as dt
 from ..tensor import Tensor
-from . import convert
+from . import coerce
 from . import elementwise as E
 from . import reduction as R
 from . import shape as S
@@ -27,7 +27,7 @@ def _inplace(fn):
 
 def _comparison(fn):
     def method(self, other):
-        if not (isinstance(other, Tensor) or convert.is_scalar(other)
+        if not (isinstance(other, Tensor) or coerce.is_scalar(other)
                 or hasattr(other, "__array__") or isinstance(other, (list, tuple))):
             return NotImplemented
         return fn(self, other)

@@ -10,7 +10,7 @@ import pytest
 
 import tensorjit as ms
 from tensorjit import Tensor, ops
-from tensorjit.backend import numba as native
+from tensorjit.backend import numba as numba_backend
 from tensorjit.backend.numba import config as native_config, disk_cache, kernel as native_kernel
 from tensorjit.bench import workloads
 from tensorjit.jit.cache import CACHE
@@ -209,7 +209,7 @@ def test_unsafe_cache_dir_is_not_used(cache_root):
 _CHILD = """
 import numpy as np, tensorjit as ms
 from tensorjit import ops
-from tensorjit.backend import numba as native
+from tensorjit.backend import numba as numba_backend
 from tensorjit.backend.numba import config as native_config, disk_cache, kernel as native_kernel
 from tensorjit.passes import fusion
 fusion.MIN_ELEMENTS = 0
@@ -217,7 +217,7 @@ def g(x):
     return ops.relu(x * 0.75 - 0.125) * x + 2.0
 x = ms.Tensor(np.ones((4, 8), np.float32))
 ms.jit(g, capture_mode="trace", jit_level="O1")(x)
-print(native.STATS["compiled"], native.STATS["loaded"])
+print(numba_backend.STATS["compiled"], numba_backend.STATS["loaded"])
 """
 
 

@@ -775,7 +775,7 @@ def _target_aval(capture, tensor):
 
 
 def _init_tensor(carry):
-    from ...ops.convert import constant
+    from ...ops.coerce import constant
     value = carry.init
     if isinstance(value, Tensor):
         return value
