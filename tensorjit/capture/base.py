@@ -13,7 +13,6 @@ knows only shapes and dtypes; concretizing raises ``ConcretizationError``, which
 modes turn into graph control flow or a graph break.
 """
 import contextlib
-import os
 import sys
 
 import numpy as np
@@ -25,10 +24,9 @@ from ..ops.primitive import explain_failure
 from ..ops import effects
 from ..tensor import Tensor, Parameter
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# modules whose own reads of shapes are bookkeeping, not user logic
-_INTERNAL_PREFIXES = ("tensorjit.ops", "tensorjit.tensor", "tensorjit.autodiff",
-                      "tensorjit.capture", "tensorjit.jit", "tensorjit.nn")
+from .user_code import is_user_code, is_internal_module
+
+# the bytecode interpreter reads shapes on behalf of the user's code it runs
 _USER_PROXIES = ("tensorjit.capture.bytecode",)
 
 
@@ -47,22 +45,6 @@ class CaptureError(Exception):
     """User code did something invalid while being captured; names the file and line."""
 
 
-def _is_user(frame):
-    name = frame.f_globals.get("__name__", "")
-    return not (name == "tensorjit" or name.startswith("tensorjit.")) or name.startswith(
-        "tensorjit.bench")
-
-
-def user_frame(skip=1):
-    """The innermost frame outside tensorjit's own machinery (the user's code)."""
-    frame = sys._getframe(skip)
-    while frame is not None:
-        if _is_user(frame):
-            return frame
-        frame = frame.f_back
-    return None
-
-
 # code object -> function(frame) -> SourceInfo (or a "file:line" string) or None, for
 # tensorjit frames that execute user code (the bytecode interpreter's loop, its graph
 # breaks at run time): locations then name the user's line
@@ -76,7 +58,7 @@ def source_info(skip=2):
         info = provider(frame) if provider is not None else None
         if isinstance(info, SourceInfo):
             return info
-        if _is_user(frame):
+        if is_user_code(frame):
             return SourceInfo(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
         frame = frame.f_back
     return None
@@ -92,7 +74,7 @@ class Tracer(Tensor):
         if capture is not None:
             caller = sys._getframe(2).f_globals.get("__name__", "")
             # the bytecode interpreter acts for the user's code
-            if not caller.startswith(_INTERNAL_PREFIXES) or caller.startswith(_USER_PROXIES):
+            if not is_internal_module(caller) or caller.startswith(_USER_PROXIES):
                 capture.shape_dependent = True
 
     @property

@@ -1,5 +1,6 @@
 """``explain(fn)(*args)``: what compiling ``fn`` did for these arguments -- the graphs,
 graph breaks with their reasons and source lines, fallbacks, guards and recompilations."""
+from ..capture.breaks import KINDS, grouped
 
 
 class Explanation:
@@ -28,12 +29,12 @@ class Explanation:
                  f"{', reused for any input shapes' if self.shape_generic else ''})"]
         if self.breaks:
             lines.append(f"  graph breaks: {self.break_count}")
-            lines += [f"    - {reason} at {source}" for reason, source in self.breaks]
+            lines += _grouped_lines(self.breaks)
         else:
             lines.append("  graph breaks: none")
         if self.fallbacks:
             lines.append(f"  statements run as Python (fallback): {len(self.fallbacks)}")
-            lines += [f"    - {what} at {source}" for what, source in self.fallbacks]
+            lines += _grouped_lines(self.fallbacks)
         if self.guards:
             lines.append(f"  guards on values ({len(self.guards)}):")
             lines += [f"    - {g}" for g in self.guards]
@@ -51,6 +52,17 @@ class Explanation:
         return "\n".join(lines)
 
     __repr__ = __str__
+
+
+def _grouped_lines(records):
+    """Breaks or fallbacks grouped by kind, each kind with its hint once."""
+    lines = []
+    for kind, group in grouped(records).items():
+        if kind is not None:
+            lines.append(f"    {kind} ({len(group)}): {KINDS[kind][0]}")
+            lines.append(f"      hint: {KINDS[kind][1]}")
+        lines += [f"      - {reason} at {source}" for reason, source in group]
+    return lines
 
 
 def explain(fn, **jit_options):

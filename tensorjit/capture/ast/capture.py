@@ -15,6 +15,7 @@ from ...nn.cell import Cell
 from ...ir.graph import Literal
 from ..base import Capture, CaptureError, ConcretizationError, capture_scope, source_info
 from ..request import Captured, CaptureInfo, NOT_RUN
+from ..breaks import GraphBreak, TENSOR_VALUE, UNSUPPORTED_SYNTAX
 from . import convert, runtime, transform
 from .build import ControlFlowError, Undefined, BranchAliases, propagate_inplace
 from .errors import JitSyntaxError, Unsupported
@@ -123,8 +124,9 @@ class AstBuilder:
                 if self.fullgraph:
                     raise JitSyntaxError(exc.construct, fn.__code__.co_filename,
                                          exc.lineno) from None
-                self._whole_fallback = (exc.construct,
-                                        f"{fn.__code__.co_filename}:{exc.lineno}")
+                self._whole_fallback = GraphBreak(
+                    exc.construct, f"{fn.__code__.co_filename}:{exc.lineno}",
+                    UNSUPPORTED_SYNTAX)
                 fn = self.function = None
         if program is not None:
             self.names = program.env_names
@@ -223,12 +225,12 @@ class AstBuilder:
                     values = self.statements[index](*[env[n] for n in names])
                 except _FALLBACK_ERRORS as exc:
                     capture.rollback(mark)
-                    construct, location, detail = self._describe(exc, index)
+                    construct, location, detail, kind = self._describe(exc, index)
                     if self.fullgraph:
                         filename, _, line = location.rpartition(":")
                         raise JitSyntaxError(construct, filename, int(line) if line.isdigit()
                                              else None, detail) from None
-                    return index, env, (construct, location)
+                    return index, env, GraphBreak(construct, location, kind)
                 env = dict(zip(names, values))
                 index += 1
         return index, env, None
@@ -237,11 +239,11 @@ class AstBuilder:
         location = _user_location(exc.__traceback__) or \
             f"{self.filename}:{self.lines[index]}"
         if isinstance(exc, Unsupported):
-            return exc.construct, exc.location or location, exc.detail
+            return exc.construct, exc.location or location, exc.detail, UNSUPPORTED_SYNTAX
         if isinstance(exc, ConcretizationError):
             return (f"{exc.why} (it needs the value of a tensor, which is only known when "
-                    f"the graph runs)", location, "")
-        return "tensor-dependent control flow", location, str(exc)
+                    f"the graph runs)", location, "", TENSOR_VALUE)
+        return "tensor-dependent control flow", location, str(exc), TENSOR_VALUE
 
     def _finish(self, capture, start, env, inputs, stop, failure):
         """Compile what the capture recorded; (GraphSegment, graph)."""

@@ -1,51 +1,17 @@
 """Converting functions (cached by code object) and deciding what a call inside converted
 code runs: the converted version of user functions, methods and ``Cell.construct``s, and
 library code (tensorjit itself, the standard library, installed packages) as it is."""
-import os
-import sys
-import sysconfig
 import types
 
 from ...state import state
 from . import source, transform
 from .errors import SourceUnavailableError
+from ..user_code import is_user_code  # noqa: F401  (converted_callable; capture.py uses it)
 
 _HELPER_CELL = None                  # set by runtime.py: a cell holding the runtime module
 _WHOLE = {}                          # code -> _ConvertedCode (callee form)
 _PROGRAM = {}                        # code -> _ConvertedProgram (segmented top-level form)
 CONVERTED_CODES = set()              # code objects produced by conversion (never reconverted)
-
-
-def _library_prefixes():
-    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    paths = sysconfig.get_paths()
-    prefixes = {package + os.sep}
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        if paths.get(key):
-            prefixes.add(os.path.abspath(paths[key]) + os.sep)
-    for entry in sys.path:
-        if entry.endswith(("site-packages", "dist-packages")):
-            prefixes.add(os.path.abspath(entry) + os.sep)
-    return tuple(sorted(prefixes)), os.path.join(package, "bench") + os.sep
-
-
-_LIBRARY, _USER_INSIDE_PACKAGE = _library_prefixes()
-
-
-def is_user_code(fn):
-    """Whether ``fn`` (a Python function) is user code that ast mode converts."""
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return False
-    filename = code.co_filename
-    if filename.startswith("<"):
-        # typed into a REPL or made by exec(): user code whose source may be missing
-        # (the top level reports it; callees then run as plain Python)
-        return not filename.startswith("<tensorjit")
-    filename = os.path.abspath(filename)
-    if filename.startswith(_USER_INSIDE_PACKAGE):
-        return True
-    return not filename.startswith(_LIBRARY)
 
 
 def _register_codes(code):

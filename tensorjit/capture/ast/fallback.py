@@ -18,17 +18,14 @@ import types
 from ...tensor import Tensor, Parameter
 from ...ops.effects import GuardFailure
 from ...pytree import Identity, static_key
-from .build import Undefined, same_value
-
-_MISSING = object()
-
+from .build import Undefined
+from ..guards import GlobalGuard, CellGuard, first_failure
 
 # ---- Python facts a graph relied on ----------------------------------------------------
 
 class PythonGuards:
     """Globals and closure values converted code read while capturing: a graph built
-    with them is only right while they are the same (identical objects; equal for
-    numbers, strings and tuples of them)."""
+    with them is only right while they are the same (``capture/guards.py``)."""
 
     def __init__(self):
         self.items = {}
@@ -41,9 +38,9 @@ class PythonGuards:
             if name in namespace and not isinstance(namespace[name], types.ModuleType):
                 key = ("global", id(namespace), name)
                 if key not in self.items:
-                    self.items[key] = (_global_getter(namespace, name),
-                                       _expected(namespace[name]),
-                                       f"global {name!r} of {fn.__module__}")
+                    value = namespace[name]
+                    self.items[key] = GlobalGuard(namespace, name, value, _by_identity(value),
+                                                  f"global {name!r} of {fn.__module__}")
         code = fn.__code__
         for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
             if name == "__class__":
@@ -54,48 +51,22 @@ class PythonGuards:
                 continue
             key = ("cell", id(cell))
             if key not in self.items:
-                self.items[key] = (_cell_getter(cell), _expected(value),
-                                   f"closure variable {name!r} of {fn.__qualname__}")
+                self.items[key] = CellGuard(cell, name, value, _by_identity(value),
+                                            f"closure variable {name!r} of {fn.__qualname__}")
 
     def check(self):
         """None if every fact still holds, else a description of the first that fails."""
-        for getter, expected, label in self.items.values():
-            if isinstance(expected, Identity):
-                if getter() is not expected.value:
-                    return f"{label} changed (was {_short(expected.value)})"
-            elif not same_value(getter(), expected):
-                return f"{label} changed (was {_short(expected)})"
-        return None
+        failed = first_failure(self.items.values())
+        return None if failed is None else failed.failure()
 
     def descriptions(self):
-        return [f"{label} is {_short(e.value if isinstance(e, Identity) else e)}"
-                for _, e, label in self.items.values()]
+        return [guard.description for guard in self.items.values()]
 
 
-def _expected(value):
-    """What a guard compares with: objects compared by identity are held weakly, so a
-    compiled entry does not keep alive the Cells and functions it was built from."""
-    key = static_key(value)
-    return key if isinstance(key, Identity) else value
-
-
-def _global_getter(namespace, name):
-    return lambda: namespace.get(name, _MISSING)
-
-
-def _cell_getter(cell):
-    def get():
-        try:
-            return cell.cell_contents
-        except ValueError:
-            return _MISSING
-    return get
-
-
-def _short(value):
-    text = repr(value) if isinstance(value, (int, float, str, bool, type(None))) else \
-        f"<{type(value).__name__} object at {id(value):#x}>"
-    return text if len(text) < 60 else text[:57] + "..."
+def _by_identity(value):
+    """Objects compared by identity are held weakly, so a compiled entry does not keep
+    alive the Cells and functions it was built from."""
+    return isinstance(static_key(value), Identity)
 
 
 # ---- the environment ------------------------------------------------------------------

@@ -10,6 +10,7 @@ from .program import Return, Action, Branch, Interpret
 from .values import TSlot, TConst, TSeq, TDict
 from .frames import check_version
 from ..request import Captured, CaptureInfo, NOT_RUN
+from ..breaks import GraphBreak, UNSUPPORTED_SYNTAX
 
 
 def capture(request, struct, leaves, run):
@@ -57,7 +58,7 @@ class BytecodeInfo:
         for alternative in self.program.last_path:
             term = alternative.terminator
             if isinstance(term, (Action, Branch, Interpret)):
-                found.append((term.reason, term.source))
+                found.append(GraphBreak(term.reason, term.source, term.kind))
         return found
 
     @property
@@ -85,7 +86,8 @@ def _native(request, struct, leaves, run, reason, location):
 class _NativeInfo:
     def __init__(self, reason, location):
         self.mode = "bytecode"
-        self.breaks = [(reason + "; the whole function runs as Python", location)]
+        self.breaks = [GraphBreak(reason + "; the whole function runs as Python", location,
+                                  UNSUPPORTED_SYNTAX)]
         self.graph_count = 0
         self.guards = []
         self.fallbacks = []

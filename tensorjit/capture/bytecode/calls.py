@@ -16,6 +16,8 @@ import types
 import numpy as np
 
 from ...tensor import Tensor
+from ..user_code import is_internal_module
+from .. import breaks
 
 INLINE, DIRECT, PURE, BREAK = "inline", "direct", "pure", "break"
 
@@ -44,12 +46,6 @@ _NDARRAY_MUTATORS = {"fill", "sort", "put", "resize", "setfield", "itemset", "pa
                      "setflags", "byteswap", "tofile", "dump"}
 _READ_ONLY_CONTAINER_METHODS = {"get", "keys", "values", "items", "index", "count",
                                 "copy", "__getitem__", "__contains__", "__len__"}
-
-
-def is_internal_module(module):
-    module = module or ""
-    return (module == "tensorjit" or module.startswith("tensorjit.")) and not \
-        module.startswith("tensorjit.bench")
 
 
 def _module_of(fn):
@@ -106,6 +102,16 @@ def classify(fn, owned):
 def functools_partial_type():
     import functools
     return functools.partial
+
+
+def break_kind(fn):
+    """The kind of graph break a call classified BREAK is (capture/breaks.py): a method
+    of an outside object may change it (Python state); anything else is opaque code."""
+    if isinstance(fn, (types.BuiltinMethodType, types.MethodWrapperType)):
+        owner = getattr(fn, "__self__", None)
+        if owner is not None and not isinstance(owner, types.ModuleType):
+            return breaks.PYTHON_STATE
+    return breaks.OPAQUE_CALL
 
 
 def call_reason(fn):

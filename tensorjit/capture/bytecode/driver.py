@@ -226,7 +226,7 @@ class Driver:
                     raise GraphBreakError(f"fullgraph=True: {unsupported.reason} at "
                                           f"{unsupported.location}") from None
                 alternative = Alternative([], [], None, None, [], [], [], Interpret(
-                    unsupported.reason, unsupported.location))
+                    unsupported.reason, unsupported.location, unsupported.kind))
                 segment.alternatives.append(alternative)
                 path.append(alternative)
                 return self.interpret_from(program, segment, env)
@@ -277,7 +277,8 @@ class Driver:
             if not payload.get("discard", False):      # the call's value is used
                 snapshot = snapshot.with_top(push=[TSlot(slot)])
             terminator = Action(fn_t, args_t, kwargs_t, slot, payload["reason"],
-                                payload["location"], Segment(snapshot, payload["location"]))
+                                payload["location"], payload["break_kind"],
+                                Segment(snapshot, payload["location"]))
         else:
             terminator = self._branch(cond_slot, snapshot, payload)
         alternative = Alternative(state.guards, state.prelude_ops, executable, graph,
@@ -308,7 +309,8 @@ class Driver:
                 child = snapshot
             return Segment(child, payload["location"])
 
-        return Branch(cond_slot, make_child, payload["reason"], payload["location"])
+        return Branch(cond_slot, make_child, payload["reason"], payload["location"],
+                      payload["break_kind"])
 
     def _record_capture(self, segment):
         why = ("guards failed" if segment.alternatives else "a new outcome of a run-time "

@@ -19,9 +19,11 @@ from ...tensor import Tensor
 from ...nn.cell import Cell
 from ...ir.graph import SourceInfo
 from ..base import LOCATION_PROVIDERS
+from .. import breaks
+from ..user_code import is_internal_module
 from .values import NULL, Dynamic, SeqIter, is_tracer, contains_runtime_values
 from .frames import Frame, bind_arguments, packed_arguments, unsupported_reason
-from .guards import GlobalGuard, AttrGuard, CellGuard
+from ..guards import GlobalGuard, AttrGuard, CellGuard
 from . import calls
 from .calls import INLINE, DIRECT, PURE
 
@@ -40,9 +42,9 @@ class SegmentEnd(Exception):
 class Unsupported(Exception):
     """The interpreter cannot continue; the rest of the call runs in eager mode."""
 
-    def __init__(self, reason, location):
+    def __init__(self, reason, location, kind=breaks.UNSUPPORTED_SYNTAX):
         super().__init__(f"{reason} at {location}")
-        self.reason, self.location = reason, location
+        self.reason, self.location, self.kind = reason, location, kind
 
 
 class _Return(Exception):
@@ -121,6 +123,8 @@ class InterpreterBase:
             raise SegmentEnd("branch", value=value, target=inst.argval, jump_if=jump_if,
                              reason=("condition on a tensor value" if is_tracer(value)
                                      else "condition on a value computed by Python code"),
+                             break_kind=(breaks.TENSOR_VALUE if is_tracer(value)
+                                   else breaks.RUNTIME_DECISION),
                              location=self.location())
         return bool(value)
 
@@ -150,19 +154,21 @@ class InterpreterBase:
                 return self._zero_arg_super()
             return fn(*args, **kwargs)
         if isinstance(fn, Dynamic):
-            self.graph_break(fn, args, kwargs, "call of a function computed at run time")
+            self.graph_break(fn, args, kwargs, "call of a function computed at run time",
+                             breaks.OPAQUE_CALL)
         jit_function = getattr(fn, "_tj_jit", None)
         if jit_function is not None:       # a jitted function inside: follow its body
             fn = jit_function.fn
         if fn is builtins.super and not args:
             return self._zero_arg_super()
         if fn is builtins.print:
-            self.graph_break(fn, args, kwargs, "print")
+            self.graph_break(fn, args, kwargs, "print", breaks.PRINT)
         if isinstance(fn, Cell):
             return self.call_cell(fn, args, kwargs)
         if isinstance(fn, types.MethodType) and is_tracer(fn.__self__) and \
                 fn.__name__ in calls.CONCRETIZING_METHODS:
-            self.graph_break(fn, args, kwargs, f"{fn.__name__}() reads a tensor's value")
+            self.graph_break(fn, args, kwargs, f"{fn.__name__}() reads a tensor's value",
+                             breaks.TENSOR_VALUE)
         kind = calls.classify(fn, self.segment.owned)
         if kind == INLINE:
             return self.inline(fn, args, kwargs)
@@ -170,14 +176,14 @@ class InterpreterBase:
             return self.call_direct(fn, args, kwargs)
         if kind == PURE:
             return self.call_pure(fn, args, kwargs)
-        self.graph_break(fn, args, kwargs, calls.call_reason(fn))
+        self.graph_break(fn, args, kwargs, calls.call_reason(fn), calls.break_kind(fn))
 
     def call_cell(self, cell, args, kwargs):
         capture = self.segment.capture
         capture.note_cell(cell)
         construct = type(cell).construct
         if cell.__dict__.get("_mixed_precision_type") is None and isinstance(
-                construct, types.FunctionType) and not calls.is_internal_module(
+                construct, types.FunctionType) and not is_internal_module(
                 construct.__module__):
             return self.inline(types.MethodType(construct, cell), args, kwargs)
         return self.call_direct(cell, args, kwargs)
@@ -198,9 +204,11 @@ class InterpreterBase:
     def call_pure(self, fn, args, kwargs):
         values = list(args) + list(kwargs.values())
         if fn in calls.CONCRETIZING_BUILTINS and any(is_tracer(v) for v in values):
-            self.graph_break(fn, args, kwargs, f"{fn.__name__}() of a tensor reads its value")
+            self.graph_break(fn, args, kwargs, f"{fn.__name__}() of a tensor reads its value",
+                             breaks.TENSOR_VALUE)
         if any(is_tracer(v) for v in values) and fn not in calls.STRUCTURAL_BUILTINS:
-            self.graph_break(fn, args, kwargs, calls.call_reason(fn) + " on a tensor")
+            self.graph_break(fn, args, kwargs, calls.call_reason(fn) + " on a tensor",
+                             breaks.OPAQUE_CALL)
         if any(isinstance(v, Dynamic) for v in values):
             return self.segment.prelude(fn, args, kwargs)
         result = fn(*args, **kwargs)
@@ -208,12 +216,13 @@ class InterpreterBase:
             self.segment.owned.add(id(result))
         return result
 
-    def graph_break(self, fn, args, kwargs, reason):
+    def graph_break(self, fn, args, kwargs, reason, kind):
+        """End the segment: ``fn`` runs as Python (``kind``: see capture/breaks.py)."""
         if isinstance(fn, types.MethodType) and self.is_runtime(fn.__self__):
             # a method of a run-time value: call it unbound on that value, next time too
             fn, args = fn.__func__, [fn.__self__] + list(args)
         raise SegmentEnd("action", fn=fn, args=list(args), kwargs=dict(kwargs), reason=reason,
-                         location=self.location())
+                         break_kind=kind, location=self.location())
 
     def inline(self, fn, args, kwargs):
         if isinstance(fn, types.MethodType):
@@ -227,7 +236,8 @@ class InterpreterBase:
         if reason is not None or len(self.frames) >= MAX_DEPTH:
             why = reason or "calls nested too deeply"
             self.graph_break(fn, args, kwargs,
-                             f"{calls.call_reason(fn)}, which uses {why}")
+                             f"{calls.call_reason(fn)}, which uses {why}",
+                             breaks.UNSUPPORTED_SYNTAX)
         locals_ = bind_arguments(fn, args, kwargs)
         for value in packed_arguments(fn.__code__, locals_):
             self._owned(value)
@@ -273,7 +283,7 @@ class InterpreterBase:
             return value
         label = getattr(obj, "__name__", None) or type(obj).__name__
         self.segment.add_guard(AttrGuard(obj, name, value, label,
-                                         weak=id(obj) in self.segment.weak_ids))
+                                         weak_owner=id(obj) in self.segment.weak_ids))
         return value
 
     def read_cell(self, name):

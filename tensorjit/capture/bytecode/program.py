@@ -37,12 +37,12 @@ class Segment:
 
 class Action:
     """A Python call run for real at a graph break."""
-    __slots__ = ("fn", "args", "kwargs", "slot", "reason", "source", "next")
+    __slots__ = ("fn", "args", "kwargs", "slot", "reason", "source", "kind", "next")
 
-    def __init__(self, fn, args, kwargs, slot, reason, source, next_segment):
+    def __init__(self, fn, args, kwargs, slot, reason, source, kind, next_segment):
         self.fn, self.args, self.kwargs = fn, args, kwargs     # templates
         self.slot = slot
-        self.reason, self.source = reason, source
+        self.reason, self.source, self.kind = reason, source, kind
         self.next = next_segment
 
     def run(self, env):
@@ -55,13 +55,13 @@ class Action:
 
 class Branch:
     """Continue where a run-time Python decision leads."""
-    __slots__ = ("slot", "children", "make_child", "reason", "source")
+    __slots__ = ("slot", "children", "make_child", "reason", "source", "kind")
 
-    def __init__(self, slot, make_child, reason, source):
+    def __init__(self, slot, make_child, reason, source, kind):
         self.slot = slot
         self.children = {}
         self.make_child = make_child      # outcome -> Segment
-        self.reason, self.source = reason, source
+        self.reason, self.source, self.kind = reason, source, kind
 
     def outcome(self, env):
         return bool(env[self.slot])
@@ -78,8 +78,8 @@ class IterBranch(Branch):
     """``for`` over a run-time sequence: has it another item at position ``index``?"""
     __slots__ = ("index",)
 
-    def __init__(self, slot, index, make_child, reason, source):
-        super().__init__(slot, make_child, reason, source)
+    def __init__(self, slot, index, make_child, reason, source, kind):
+        super().__init__(slot, make_child, reason, source, kind)
         self.index = index
 
     def outcome(self, env):
@@ -95,10 +95,10 @@ class Return:
 
 class Interpret:
     """Run the rest of the call in the interpreter with real values (no graph)."""
-    __slots__ = ("reason", "source")
+    __slots__ = ("reason", "source", "kind")
 
-    def __init__(self, reason, source):
-        self.reason, self.source = reason, source
+    def __init__(self, reason, source, kind):
+        self.reason, self.source, self.kind = reason, source, kind
 
 
 class PreludeOp:

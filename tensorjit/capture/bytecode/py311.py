@@ -8,6 +8,7 @@ import types
 from .values import NULL, Dynamic, SeqIter, is_tracer
 from .interpreter import SegmentEnd, _Return
 from . import calls
+from .. import breaks
 
 
 class Py311Opcodes:
@@ -61,6 +62,7 @@ class Py311Opcodes:
             return
         raise SegmentEnd("action", fn=self.frame.globals.__setitem__,
                          args=[inst.argval, value], kwargs={}, discard=True,
+                         break_kind=breaks.PYTHON_STATE,
                          reason=f"assignment to the global {inst.argval!r}",
                          location=self.location())
 
@@ -88,6 +90,7 @@ class Py311Opcodes:
             cell.cell_contents = value
             return
         raise SegmentEnd("action", fn=_set_cell, args=[cell, value], kwargs={}, discard=True,
+                         break_kind=breaks.PYTHON_STATE,
                          reason=f"assignment to the closure variable {inst.argval!r}",
                          location=self.location())
 
@@ -106,7 +109,8 @@ class Py311Opcodes:
             setattr(obj, inst.argval, value)
             return
         raise SegmentEnd("action", fn=setattr, args=[obj, inst.argval, value], kwargs={},
-                         discard=True, reason=f"setting the attribute {inst.argval!r} of an "
+                         discard=True, break_kind=breaks.PYTHON_STATE,
+                         reason=f"setting the attribute {inst.argval!r} of an "
                          f"object from outside the function", location=self.location())
 
     def DELETE_ATTR(self, inst):
@@ -115,7 +119,8 @@ class Py311Opcodes:
             delattr(obj, inst.argval)
             return
         raise SegmentEnd("action", fn=delattr, args=[obj, inst.argval], kwargs={},
-                         discard=True, reason=f"deleting the attribute {inst.argval!r}",
+                         discard=True, break_kind=breaks.PYTHON_STATE,
+                         reason=f"deleting the attribute {inst.argval!r}",
                          location=self.location())
 
     # ---- subscripts ----------------------------------------------------------------------
@@ -134,7 +139,8 @@ class Py311Opcodes:
             container[index] = value
             return
         raise SegmentEnd("action", fn=operator.setitem, args=[container, index, value],
-                         kwargs={}, discard=True, reason="item assignment on an object from "
+                         kwargs={}, discard=True, break_kind=breaks.PYTHON_STATE,
+                         reason="item assignment on an object from "
                          "outside the function", location=self.location())
 
     def DELETE_SUBSCR(self, inst):
@@ -144,7 +150,8 @@ class Py311Opcodes:
             del container[index]
             return
         raise SegmentEnd("action", fn=operator.delitem, args=[container, index], kwargs={},
-                         discard=True, reason="item deletion on an object from outside the "
+                         discard=True, break_kind=breaks.PYTHON_STATE,
+                         reason="item deletion on an object from outside the "
                          "function", location=self.location())
 
     def BUILD_SLICE(self, inst):
@@ -193,6 +200,7 @@ class Py311Opcodes:
         if not self.eager and is_tracer(value):
             raise SegmentEnd("action", fn=operator.not_, args=[value], kwargs={},
                              reason="'not' of a tensor reads its value",
+                             break_kind=breaks.TENSOR_VALUE,
                              location=self.location())
         self.push(self.apply(operator.not_, [value]))
 
@@ -231,7 +239,8 @@ class Py311Opcodes:
         convert = {0: None, 1: str, 2: repr, 3: ascii}[conversion]
         if not self.eager and is_tracer(value):
             raise SegmentEnd("action", fn=_format_value, args=[value, convert, spec],
-                             kwargs={}, reason="formatting a tensor into a string reads its "
+                             kwargs={}, break_kind=breaks.TENSOR_VALUE,
+                             reason="formatting a tensor into a string reads its "
                              "value", location=self.location())
         self.push(self.apply(_format_value, [value, convert, spec]))
 
@@ -365,6 +374,8 @@ class Py311Opcodes:
         if not self.eager and (is_tracer(value) or isinstance(value, Dynamic)):
             raise SegmentEnd("branch", value=value, target=inst.argval, jump_if=jump_if,
                              keep=True, reason="'and'/'or' on a run-time value",
+                             break_kind=(breaks.TENSOR_VALUE if is_tracer(value)
+                                   else breaks.RUNTIME_DECISION),
                              location=self.location())
         if bool(value) == jump_if:
             self.frame.jump(inst.argval)
