@@ -143,6 +143,9 @@ erf_p = unary("erf", _erf,
               scalar="erf({0})")
 softplus_p = unary("softplus", _softplus, lambda ct, out, x: (mul(ct, sigmoid(x)),),
                    scalar=_softplus_scalar)
+softsign_p = unary("softsign", lambda x: (x / (1 + np.abs(x))).astype(x.dtype, copy=False),
+                   lambda ct, out, x: (div(ct, square(add(abs(x), 1.0))),),
+                   scalar=lambda s, a: f"{a} / ({s.one()} + abs({a}))")
 floor_p = unary("floor", np.floor, lambda ct, out, x: (None,), _numeric_unary_rule("floor"),
                 scalar="floor({0})")
 ceil_p = unary("ceil", np.ceil, lambda ct, out, x: (None,), _numeric_unary_rule("ceil"),
@@ -271,6 +274,7 @@ relu = _make_unary(relu_p, float_only=False)
 erf = _make_unary(erf_p)
 softplus = _make_unary(softplus_p)
 silu = _make_unary(silu_p)
+softsign = _make_unary(softsign_p)
 floor = _make_unary(floor_p, float_only=False)
 ceil = _make_unary(ceil_p, float_only=False)
 round = _make_unary(round_p, float_only=False)
@@ -311,4 +315,4 @@ def stop_gradient(input):
 
 # the VJPs above are written with binary ops, which are written with these (a cycle of
 # names, not of values: both modules are complete before any VJP runs)
-from .binary import add, sub, mul, div, where, gt, zeros_like  # noqa: E402
+from .binary import add, sub, mul, div, square, where, gt, zeros_like  # noqa: E402

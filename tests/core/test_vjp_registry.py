@@ -176,6 +176,7 @@ SAMPLES = {
     "erf": [C(rn(3, 4))],
     "softplus": [C(rn(3, 4))],
     "silu": [C(rn(3, 4))],
+    "softsign": [C(rn(3, 4))],
     "gelu": [C(rn(3, 4), params=dict(approximate="none"), label="erf"),
              C(rn(3, 4), params=dict(approximate="tanh"), label="tanh")],
     "cast": [C(rn(3, 4), params=dict(dtype=ms.float32), eps=1e-2, tol=1e-4, label="f64->f32"),
