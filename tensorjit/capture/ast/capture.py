@@ -16,12 +16,13 @@ from ...ir.graph import Literal
 from ..base import Capture, CaptureError, ConcretizationError, capture_scope, source_info
 from ..request import Captured, CaptureInfo, NOT_RUN
 from ..breaks import GraphBreak, TENSOR_VALUE, UNSUPPORTED_SYNTAX
-from . import convert, runtime, transform
-from .build import ControlFlowError, Undefined, BranchAliases, propagate_inplace
+from . import convert, runtime, syntax, transform
+from .values import ControlFlowError, Undefined
+from .conditionals import BranchAliases, propagate_inplace
 from .errors import JitSyntaxError, Unsupported
 from .fallback import (PythonGuards, GraphSegment, FallbackStatement, Program, flatten_env)
 
-RET, DO_RET = transform.RET, transform.DO_RET
+RET, DO_RET = syntax.RET, syntax.DO_RET
 _FALLBACK_ERRORS = (Unsupported, ConcretizationError, ControlFlowError)
 
 

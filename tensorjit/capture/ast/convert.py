@@ -1,10 +1,11 @@
 """Converting functions (cached by code object) and deciding what a call inside converted
 code runs: the converted version of user functions, methods and ``Cell.construct``s, and
 library code (tensorjit itself, the standard library, installed packages) as it is."""
+import ast
 import types
 
 from ...state import state
-from . import source, transform
+from . import source, syntax, transform
 from .errors import SourceUnavailableError
 from ..user_code import is_user_code  # noqa: F401  (converted_callable; capture.py uses it)
 
@@ -36,7 +37,7 @@ def _closure(code, fn):
     cells = []
     names = fn.__code__.co_freevars
     for name in code.co_freevars:
-        if name == transform.HELPER:
+        if name == syntax.HELPER:
             cells.append(_HELPER_CELL)
         else:
             cells.append(fn.__closure__[names.index(name)])
@@ -81,7 +82,7 @@ def convert_function(fn):
         target = conversion.node
         if isinstance(target, transform.ast.Lambda):
             target = transform.ast.Assign(
-                targets=[transform._name("_tj_lambda", transform.ast.Store())], value=target)
+                targets=[syntax._name("_tj_lambda", ast.Store())], value=target)
             transform.ast.copy_location(target, node)
         codes = _compile([target], code, filename)
         converted = _ConvertedCode(codes[0], conversion.global_names, conversion.unsupported)

@@ -18,7 +18,7 @@ import types
 from ...tensor import Tensor, Parameter
 from ...ops.effects import GuardFailure
 from ...pytree import Identity, static_key
-from .build import Undefined
+from .values import Undefined
 from ..guards import GlobalGuard, CellGuard, first_failure
 
 # ---- Python facts a graph relied on ----------------------------------------------------

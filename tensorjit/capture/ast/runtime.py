@@ -1,7 +1,7 @@
 """The helpers converted code calls (``_tj.<name>`` in it; see transform.py).
 
 Each one runs plain Python when its deciding value is a Python value or a constant, and
-builds graph control flow (build.py) when it is a symbolic tensor. With no capture active
+builds graph control flow (conditionals.py, loops.py) when it is a symbolic tensor. With no capture active
 (a fallback statement running at call time) they are plain Python throughout.
 """
 import builtins
@@ -13,8 +13,10 @@ from ...state import state
 from ...ops import effects
 from ...tensor import Tensor
 from ..subgraph import SubCapture
-from . import build, convert
-from .build import Undefined, SymbolicRange, is_symbolic
+from . import convert
+from .conditionals import graph_if
+from .loops import graph_while, graph_range_for, SymbolicRange
+from .values import Undefined, is_symbolic, truth_value, to_bool_tensor
 from .errors import Unsupported
 
 convert._HELPER_CELL = types.CellType(sys.modules[__name__])
@@ -60,7 +62,7 @@ def retval(value):
 
 def if_stmt(cond, then_fn, else_fn, values):
     if is_symbolic(cond):
-        return build.graph_if(cond, (lambda: then_fn(*values), lambda: else_fn(*values)),
+        return graph_if(cond, (lambda: then_fn(*values), lambda: else_fn(*values)),
                               _names(then_fn), _where(then_fn))
     return then_fn(*values) if cond else else_fn(*values)
 
@@ -73,7 +75,7 @@ def while_stmt(test, body, values):
     while True:
         flag = test(*values)
         if is_symbolic(flag):
-            return build.graph_while(test, body, values, _names(body), _where(body))
+            return graph_while(test, body, values, _names(body), _where(body))
         if not flag:
             return values
         values = body(*values)
@@ -81,7 +83,7 @@ def while_stmt(test, body, values):
 
 def for_stmt(iterable, extra_test, body, values):
     if isinstance(iterable, SymbolicRange):
-        return build.graph_range_for(iterable, extra_test, body, values, _names(body, 1),
+        return graph_range_for(iterable, extra_test, body, values, _names(body, 1),
                                      _where(body))
     if state.capture is None:
         for item in iterable:
@@ -97,7 +99,7 @@ def for_stmt(iterable, extra_test, body, values):
                 # a break / return happened under a tensor condition: the remaining
                 # (unrolled) iterations run only where it did not
                 current = values
-                values = build.graph_if(
+                values = graph_if(
                     flag, (lambda: body(item, *current), lambda: current), names, _where(body))
                 continue
             if not flag:
@@ -110,7 +112,7 @@ def for_stmt(iterable, extra_test, body, values):
 
 def ifexp(cond, then_thunk, else_thunk):
     if is_symbolic(cond):
-        return build.graph_if(cond, (lambda: (then_thunk(),), lambda: (else_thunk(),)),
+        return graph_if(cond, (lambda: (then_thunk(),), lambda: (else_thunk(),)),
                               ("<conditional expression>",), _location())[0]
     return then_thunk() if cond else else_thunk()
 
@@ -121,8 +123,8 @@ def and_(value, *thunks):
     for i, thunk in enumerate(thunks):
         if is_symbolic(value):
             rest = thunks[i:]
-            return build.graph_if(
-                value, (lambda: (build.truth_value(and_(rest[0](), *rest[1:])),),
+            return graph_if(
+                value, (lambda: (truth_value(and_(rest[0](), *rest[1:])),),
                         lambda: (False,)), ("<and>",), _location())[0]
         if not value:
             return value
@@ -134,9 +136,9 @@ def or_(value, *thunks):
     for i, thunk in enumerate(thunks):
         if is_symbolic(value):
             rest = thunks[i:]
-            return build.graph_if(
+            return graph_if(
                 value, (lambda: (True,),
-                        lambda: (build.truth_value(or_(rest[0](), *rest[1:])),)),
+                        lambda: (truth_value(or_(rest[0](), *rest[1:])),)),
                 ("<or>",), _location())[0]
         if value:
             return value
@@ -147,7 +149,7 @@ def or_(value, *thunks):
 def not_(value):
     if is_symbolic(value):
         from ... import ops
-        return ops.logical_not(build.to_bool_tensor(value, "not"))
+        return ops.logical_not(to_bool_tensor(value, "not"))
     return not value
 
 

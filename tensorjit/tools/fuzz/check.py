@@ -1,0 +1,249 @@
+"""Running a program eagerly and under each configuration, and comparing: results,
+dtypes, shapes, NaN / inf positions, values within the dtype's tolerance, and arguments
+updated in place; for gradient programs, jitted ``grad`` against finite differences."""
+import contextlib
+import signal
+import threading
+import traceback
+
+import numpy as np
+
+import tensorjit as ms
+from tensorjit import Tensor
+from tensorjit import dtype as dt
+
+from .programs import CONFIGS, config_label, _quiet
+
+
+TOLERANCES = {dt.float16: 2e-2, dt.bfloat16: 6e-2, dt.float32: 2e-4, dt.float64: 1e-9}
+
+
+def _leaves(tree):
+    if isinstance(tree, Tensor):
+        return [tree]
+    if isinstance(tree, (tuple, list)):
+        return [leaf for item in tree for leaf in _leaves(item)]
+    return [tree]
+
+
+def compare(actual, expected):
+    """Differences between a jitted result and eager's, as a list of strings."""
+    if type(actual) is not type(expected) and not (
+            isinstance(actual, Tensor) and isinstance(expected, Tensor)):
+        return [f"result type {type(actual).__name__} != eager {type(expected).__name__}"]
+    a_leaves, e_leaves = _leaves(actual), _leaves(expected)
+    if len(a_leaves) != len(e_leaves):
+        return [f"{len(a_leaves)} results != eager {len(e_leaves)}"]
+    problems = []
+    for k, (a, e) in enumerate(zip(a_leaves, e_leaves)):
+        if not isinstance(e, Tensor):
+            if a != e:
+                problems.append(f"result {k}: {a!r} != eager {e!r}")
+            continue
+        if not isinstance(a, Tensor):
+            problems.append(f"result {k}: {type(a).__name__} instead of a Tensor")
+            continue
+        problem = compare_arrays(a.asnumpy(), e.asnumpy())
+        if problem:
+            problems.append(f"result {k}: {problem}")
+    return problems
+
+
+def compare_arrays(a, e):
+    if a.dtype != e.dtype:
+        return f"dtype {a.dtype} != eager {e.dtype}"
+    if a.shape != e.shape:
+        return f"shape {a.shape} != eager {e.shape}"
+    if not dt.is_float(e.dtype):
+        if not np.array_equal(a, e):
+            return f"values differ: {a!r} != eager {e!r}"
+        return None
+    a64, e64 = a.astype(np.float64), e.astype(np.float64)
+    if not np.array_equal(np.isnan(a64), np.isnan(e64)):
+        return f"NaN positions differ: {a!r} != eager {e!r}"
+    inf = np.isinf(e64) | np.isinf(a64)
+    if not np.array_equal(a64[inf], e64[inf]):
+        return f"inf positions differ: {a!r} != eager {e!r}"
+    finite = np.isfinite(e64) & np.isfinite(a64)
+    if finite.any():
+        tol = TOLERANCES[e.dtype]
+        scale = max(1.0, float(np.abs(e64[finite]).max()))
+        err = np.abs(a64[finite] - e64[finite])
+        if (err > tol * scale + tol * np.abs(e64[finite])).any():
+            return f"values differ beyond {tol}: {a!r} != eager {e!r}"
+    return None
+
+
+_VALUE_PROBLEMS = ("values differ", "NaN positions differ", "inf positions differ")
+
+
+class Mismatch:
+    def __init__(self, program, config, call, detail):
+        self.program, self.config, self.call, self.detail = program, config, call, detail
+
+    def __str__(self):
+        return (f"{config_label(self.config)}, call {self.call}: {self.detail}\n"
+                f"{self.program!r}")
+
+
+@contextlib.contextmanager
+def time_limit(seconds):
+    """Raise TimeoutError after ``seconds`` (main thread only; elsewhere no limit)."""
+    if seconds is None or threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimeoutError(f"no result after {seconds} s (an infinite loop?)")
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _call(fn, arrays):
+    """Call ``fn`` on fresh tensors; returns (result, final argument arrays)."""
+    tensors = [Tensor(a) for a in arrays]
+    result = fn(*tensors)
+    return result, [t.asnumpy() for t in tensors]
+
+
+CALL_ORDER = (0, 1, 0, 2, 1, 0, 2, 3, 0)
+STATS = {"calls": 0, "ill_conditioned": 0}
+
+
+def _nudged(arrays, direction):
+    """The arrays with every float moved one ulp towards ``direction``."""
+    out = []
+    for a in arrays:
+        if dt.is_float(a.dtype):
+            a = np.nextafter(a, np.array(direction, a.dtype))
+        out.append(a)
+    return out
+
+
+def ill_conditioned(fn, arrays, expected):
+    """Whether eager's own answer changes beyond tolerance when the inputs move by one ulp
+    (e.g. ``inf * (a sum that cancels to rounding noise)``): there, a different but equally
+    valid rounding (a fused kernel summing in another order) can change the result, so
+    such a call is not held against the compiler (it is counted instead)."""
+    for direction in (np.inf, -np.inf):
+        try:
+            with _quiet():
+                result, args_after = _call(fn, _nudged(arrays, direction))
+        except Exception:
+            return True
+        if compare(result, expected[0]) or any(
+                compare_arrays(a, b) for a, b in zip(args_after, expected[1])):
+            return True
+    return False
+
+
+def check_program(program, configs=CONFIGS, timeout=60.0):
+    """Run ``program`` eagerly and under each configuration; returns the mismatches."""
+    fn = program.fn
+    sets = program.input_sets
+    with _quiet():
+        expected = [_call(fn, arrays) for arrays in sets]
+    order = [i for i in CALL_ORDER if i < len(sets)]
+    conditioning = {}
+    mismatches = []
+    for config in configs:
+        jitted = ms.jit(fn, **config)
+        for n, i in enumerate(order):
+            try:
+                with _quiet(), time_limit(timeout):
+                    result, args_after = _call(jitted, sets[i])
+            except Exception as exc:
+                detail = f"raised {type(exc).__name__}: {exc}\n" + "".join(
+                    traceback.format_exception(exc)[-6:])
+                mismatches.append(Mismatch(program, config, f"{n} (set {i})", detail))
+                break
+            STATS["calls"] += 1
+            problems = compare(result, expected[i][0])
+            for k, (got, want) in enumerate(zip(args_after, expected[i][1])):
+                problem = compare_arrays(got, want)
+                if problem:
+                    problems.append(f"argument x{k} after the call: {problem}")
+            if problems and all(p.split(": ", 1)[-1].startswith(_VALUE_PROBLEMS)
+                                for p in problems):
+                if i not in conditioning:
+                    conditioning[i] = ill_conditioned(fn, sets[i], expected[i])
+                if conditioning[i]:
+                    STATS["ill_conditioned"] += 1
+                    continue
+            if problems:
+                mismatches.append(Mismatch(program, config, f"{n} (set {i})",
+                                           "; ".join(problems)))
+                break
+    return mismatches
+
+
+def numeric_grad(fn, arrays, eps=1e-6):
+    grads = []
+    for k, base in enumerate(arrays):
+        g = np.zeros_like(base)
+        for idx in np.ndindex(base.shape):
+            values = []
+            for sign in (1, -1):
+                moved = [a.copy() for a in arrays]
+                moved[k][idx] += sign * eps
+                values.append(float(fn(*[Tensor(a) for a in moved]).asnumpy()))
+            g[idx] = (values[0] - values[1]) / (2 * eps)
+        grads.append(g)
+    return grads
+
+
+GRAD_CONFIGS = CONFIGS
+
+
+def check_grad_program(program, configs=GRAD_CONFIGS, timeout=60.0):
+    """Jitted ``grad`` of ``program`` in each configuration against central finite
+    differences (float64) and against eager ``grad``; returns the mismatches."""
+    fn, arrays = program.fn, program.input_sets[0]
+    positions = tuple(range(len(arrays)))
+    with _quiet():
+        reference = numeric_grad(fn, arrays)
+        eager = ms.grad(fn, grad_position=positions)(*[Tensor(a) for a in arrays])
+    mismatches = []
+
+    def check(label_config, grads, against, rtol, atol):
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        if len(grads) != len(against):
+            return f"{len(grads)} gradients, expected {len(against)}"
+        for k, (g, want) in enumerate(zip(grads, against)):
+            got = g.asnumpy() if isinstance(g, Tensor) else np.asarray(g)
+            if got.shape != want.shape or got.dtype != np.float64:
+                return f"gradient {k}: {got.dtype}{got.shape} != {want.dtype}{want.shape}"
+            scale = max(1.0, float(np.abs(want).max()) if want.size else 1.0)
+            if not np.allclose(got, want, rtol=rtol, atol=atol * scale):
+                return f"gradient {k}: {got!r} != {want!r}"
+        return None
+
+    problem = check(None, eager, reference, 1e-4, 1e-5)
+    if problem:
+        mismatches.append(Mismatch(program, dict(capture_mode="eager", jit_level="-",
+                                                 backend="-"), 0, "eager grad vs finite "
+                                   "differences: " + problem))
+    want = [g.asnumpy() for g in (eager if isinstance(eager, tuple) else (eager,))]
+    for config in configs:
+        jitted = ms.jit(ms.grad(fn, grad_position=positions), **config)
+        for n in range(3):
+            try:
+                with _quiet(), time_limit(timeout):
+                    grads = jitted(*[Tensor(a) for a in arrays])
+            except Exception as exc:
+                detail = f"raised {type(exc).__name__}: {exc}\n" + "".join(
+                    traceback.format_exception(exc)[-6:])
+                mismatches.append(Mismatch(program, config, n, detail))
+                break
+            STATS["calls"] += 1
+            problem = check(config, grads, want, 1e-7, 1e-9)
+            if problem:
+                mismatches.append(Mismatch(program, config, n, problem))
+                break
+    return mismatches
