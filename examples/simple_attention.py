@@ -4,6 +4,7 @@ writes it, on tensorjit (only the import line differs from the tutorial's script
     python examples/simple_attention.py               # hidden 1024, 8 heads, seq 256, 50 runs
     python examples/simple_attention.py --seed-size   # hidden 4096, 32 heads, seq 512, 1000 runs
     python examples/simple_attention.py --small       # hidden 32, 4 heads, seq 8, 3 runs
+    python examples/simple_attention.py --small --check   # fixed seed, results' checksums
 """
 import sys
 import time
@@ -32,6 +33,12 @@ if "--small" in sys.argv:
 elif "--seed-size" in sys.argv:
     Config.hidden_size, Config.num_attention_heads, Config.num_key_value_heads = 4096, 32, 8
     SEQ_LEN, RUNS = 512, 1000
+
+# --check: a fixed seed, and a checksum of each row's result (compared across interpreters)
+CHECK = "--check" in sys.argv
+if CHECK:
+    from tensorjit.tools.pythons import checksum
+    mindspore.set_seed(0)
 
 
 class LlamaRotaryEmbedding(nn.Cell):
@@ -201,6 +208,8 @@ def run_func(f: Callable, des: str = "function"):
                    else f"{out[0].shape}, grad[0] shape is: {out[1][0].shape}")
     print(f"{des}, output shape is: {s_out_shape}, time to prepare: {time_to_prepare:.2f}s, "
           f"time to run {RUNS} times: {time_to_run:.2f}s")
+    if CHECK:
+        print(f"{des}: checksum {checksum(out)}")
 
 
 # run fp

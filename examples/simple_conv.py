@@ -4,6 +4,7 @@ writes it, on tensorjit (only the import line differs from the tutorial's script
     python examples/simple_conv.py               # 1x64x56x56 input, 100 runs (CPU size)
     python examples/simple_conv.py --seed-size   # the seed's 1x128x256x256, 1000 runs (slow)
     python examples/simple_conv.py --small       # 1x8x16x16, 3 runs (smoke test)
+    python examples/simple_conv.py --small --check   # fixed seed, results' checksums
 """
 import sys
 import time
@@ -20,6 +21,12 @@ elif "--seed-size" in sys.argv:
     CHANNELS, HW, RUNS = 128, 256, 1000
 else:
     CHANNELS, HW, RUNS = 64, 56, 100
+
+# --check: a fixed seed, and a checksum of each row's result (compared across interpreters)
+CHECK = "--check" in sys.argv
+if CHECK:
+    from tensorjit.tools.pythons import checksum
+    mindspore.set_seed(0)
 
 
 class BasicBlock(nn.Cell):
@@ -104,6 +111,8 @@ def run_func(f: Callable, des: str = "function"):
                    else f"{out[0].shape}, grad[0] shape is: {out[1][0].shape}")
     print(f"{des}, output shape is: {s_out_shape}, time to prepare: {time_to_prepare:.2f}s, "
           f"time to run {RUNS} times: {time_to_run:.2f}s")
+    if CHECK:
+        print(f"{des}: checksum {checksum(out)}")
 
 
 # run fp

@@ -2,6 +2,7 @@
 
     python examples/simple_function.py            # 1000 runs per function, as in the seed
     python examples/simple_function.py --small    # 20 runs (smoke test)
+    python examples/simple_function.py --small --check   # fixed seed, results' checksums
 
 The only change from the MindSpore tutorial script is the import line. A configuration
 whose capture mode is not built yet prints "not available" instead of stopping the script.
@@ -15,6 +16,12 @@ import tensorjit as mindspore
 from tensorjit import Tensor
 
 RUNS = 20 if "--small" in sys.argv else 1000
+
+# --check: a fixed seed, and a checksum of each row's result (compared across interpreters)
+CHECK = "--check" in sys.argv
+if CHECK:
+    from tensorjit.tools.pythons import checksum
+    mindspore.set_seed(0)
 
 
 def f(a, b, c):
@@ -100,3 +107,5 @@ for s, fn in function_dict.items():
 
     print(f"{s}, out shape: {out.shape}, time to prepare: {time_to_prepare:.2f}s, "
           f"time to run {RUNS} times: {time_to_run:.2f}s")
+    if CHECK:
+        print(f"{s.strip()}: checksum {checksum(out)}")

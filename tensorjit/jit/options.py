@@ -1,6 +1,7 @@
 """Validation of ``jit``'s arguments, up front, with errors that list the valid values."""
 from ..passes.pipeline import LEVELS
 from ..backend import BACKENDS
+from ..capture.bytecode.versions import check_version
 
 CAPTURE_MODES = ("ast", "bytecode", "trace")
 # option name -> allowed values (None: any bool)
@@ -43,6 +44,8 @@ def validate(capture_mode, jit_level, backend, fullgraph, dynamic, static_argnum
              static_argnames, options):
     opts = JitOptions()
     opts.capture_mode = _choice("capture_mode", capture_mode, CAPTURE_MODES)
+    if capture_mode == "bytecode":
+        check_version()      # a clear error now, not at the first call
     opts.jit_level = _choice("jit_level", jit_level, LEVELS)
     backend = backend or "ms_backend"
     opts.backend = _choice("backend", backend, BACKENDS)

@@ -7,7 +7,7 @@ import tensorjit as ms
 from tensorjit import Tensor, Parameter, nn, ops
 from tensorjit.bench import workloads
 from tensorjit.capture.bytecode import GraphBreakError
-from tensorjit.capture.bytecode import frames as bytecode_frames
+from tensorjit.capture.bytecode import versions as bytecode_versions
 from tensorjit.jit.cache import CACHE
 from tensorjit.jit.function import STATS
 
@@ -296,11 +296,15 @@ def test_nested_jit_is_inlined():
     assert ms.explain(jitted)(x).graph_count == 1
 
 
-def test_other_python_versions_are_refused_clearly(monkeypatch):
-    monkeypatch.setattr(bytecode_frames, "SUPPORTED_VERSION", (3, 99))
-    with pytest.raises(RuntimeError, match=r"follows CPython 3\.99 bytecode.*use "
-                                           r"capture_mode='ast' or 'trace'"):
-        ms.jit(f, capture_mode="bytecode")(rand(2), rand(2), rand(2))
+def test_other_python_versions_are_refused_clearly_at_jit_time(monkeypatch):
+    monkeypatch.setattr(bytecode_versions, "RUNNING", (3, 14))
+    with pytest.raises(RuntimeError, match=r"CPython 3\.10, 3\.11, 3\.12, 3\.13, but this is "
+                                           r"Python 3\.14; use capture_mode='ast' or "
+                                           r"capture_mode='trace'"):
+        ms.jit(f, capture_mode="bytecode")          # at jit(), not at the first call
+    for mode in ("ast", "trace"):                   # the other modes do not care
+        assert_same(ms.jit(f, capture_mode=mode)(rand(2), rand(2), rand(2)),
+                    f(rand(2), rand(2), rand(2)))
 
 
 def test_shape_reads_pin_shapes_and_elementwise_graphs_do_not():

@@ -121,7 +121,10 @@ def convert_program(fn):
         codes = _compile(functions, code, filename)
         codes.sort(key=lambda c: int(c.co_name.rsplit("_", 1)[1]))
         # errors and IR source notes name the user's function, not ``_tj_stmt_3``
-        codes = [c.replace(co_name=code.co_name, co_qualname=code.co_qualname) for c in codes]
+        names = dict(co_name=code.co_name)
+        if hasattr(code, "co_qualname"):           # (3.11+)
+            names["co_qualname"] = code.co_qualname
+        codes = [c.replace(**names) for c in codes]
         for c in codes:
             CONVERTED_CODES.add(c)
         converted = _ConvertedProgram(codes, conversion, filename, fn.__qualname__)

@@ -66,6 +66,8 @@ def _same_args(args, code):
 
 def _by_column(lambdas, code):
     """Among lambdas on one line, the one whose body holds the code's first position."""
+    if not hasattr(code, "co_positions"):     # 3.10 records lines, not columns
+        return None
     positions = [p for p in code.co_positions() if p[2] is not None and p[2] > 0]
     if not positions:
         return None

@@ -8,7 +8,7 @@ from ...ir.graph import Graph
 from .driver import Driver, GraphBreakError, top_level_unsupported
 from .program import Return, Action, Branch, Interpret
 from .values import TSlot, TConst, TSeq, TDict
-from .frames import check_version
+from .versions import check_version
 from ..request import Captured, CaptureInfo, NOT_RUN
 from ..breaks import GraphBreak, UNSUPPORTED_SYNTAX
 

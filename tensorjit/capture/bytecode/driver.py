@@ -12,7 +12,8 @@ from ...tensor import Tensor
 from ..base import Capture, capture_scope, WeakScalarTracer
 from .values import Dynamic, TSlot, freeze, build, is_number
 from .frames import (freeze_frames, thaw_frames, initial_frame, packed_arguments,
-                     unsupported_reason, check_version)
+                     unsupported_reason)
+from .versions import check_version
 from .guards import SlotGuard
 from .interpreter import Interpreter, SegmentEnd, Unsupported
 from .program import (Program, Segment, Alternative, Action, Branch, Return, Interpret,
@@ -194,6 +195,9 @@ class Driver:
         frame = initial_frame(func, args, kwargs)
         for value in packed_arguments(func.__code__, frame.locals):
             state.owned.add(id(value))
+        for name in func.__code__.co_cellvars:       # cells made at the start (3.10)
+            if name in frame.cells:
+                state.owned.add(id(frame.cells[name]))
         export, *_ = state.exporter()
         snapshot, _ = freeze_frames([frame], export, state.owned, state.weak_ids)
         return snapshot

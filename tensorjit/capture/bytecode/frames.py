@@ -1,53 +1,27 @@
 """Interpreter frames, their frozen snapshots, and which code objects can be followed."""
 import dis
-import sys
 
 from .values import freeze, thaw
+from .versions import unsupported_opcode_reason, instruction_line, qualname, initial_cells
 
-SUPPORTED_VERSION = (3, 11)
-
-# Constructs the interpreter does not follow; a function using them runs as real Python.
-_UNSUPPORTED_OPCODES = {
-    "BEFORE_WITH": "a with statement", "BEFORE_ASYNC_WITH": "an async with statement",
-    "YIELD_VALUE": "a generator", "RETURN_GENERATOR": "a generator", "SEND": "a generator",
-    "SETUP_ANNOTATIONS": "annotations", "IMPORT_STAR": "import *",
-    "LOAD_BUILD_CLASS": "a class definition", "MATCH_CLASS": "a match statement",
-    "MATCH_MAPPING": "a match statement", "MATCH_SEQUENCE": "a match statement",
-    "MATCH_KEYS": "a match statement", "GET_AWAITABLE": "await", "GET_AITER": "async for",
-    "DELETE_GLOBAL": "del of a global", "DELETE_DEREF": "del of a closure variable",
-    "DELETE_NAME": "del", "STORE_NAME": "module-level code", "LOAD_NAME": "module-level code",
-    "LOAD_CLASSDEREF": "class-body code", "PRINT_EXPR": "interactive code",
-    "CHECK_EG_MATCH": "except*", "PREP_RERAISE_STAR": "except*",
-}
 _scan_cache = {}
 
 
-def check_version():
-    if sys.version_info[:2] != SUPPORTED_VERSION:
-        running = ".".join(map(str, sys.version_info[:2]))
-        raise RuntimeError(
-            f"capture_mode='bytecode' follows CPython {SUPPORTED_VERSION[0]}."
-            f"{SUPPORTED_VERSION[1]} bytecode, but this is Python {running}; use "
-            f"capture_mode='ast' or 'trace'")
-
-
 def unsupported_reason(code, handlers):
-    """Why the interpreter cannot follow ``code`` (None if it can)."""
+    """Why the interpreter cannot follow ``code`` (None if it can): an opcode it does not
+    follow (versions.UNSUPPORTED_OPCODES) or has no handler for."""
     reason = _scan_cache.get(code)
     if reason is not None or code in _scan_cache:
         return reason
     reason = None
     if code.co_flags & (0x20 | 0x80 | 0x100 | 0x200):
         reason = "a generator or coroutine"
-    elif code.co_exceptiontable:
-        reason = "try/except or with"
     else:
         for inst in dis.get_instructions(code):
-            if inst.opname in _UNSUPPORTED_OPCODES:
-                reason = _UNSUPPORTED_OPCODES[inst.opname]
-                break
-            if not hasattr(handlers, inst.opname):
+            reason = unsupported_opcode_reason(inst.opname)
+            if reason is None and not hasattr(handlers, inst.opname):
                 reason = f"the opcode {inst.opname}"
+            if reason is not None:
                 break
     _scan_cache[code] = reason
     return reason
@@ -87,7 +61,7 @@ class Frame:
     def location(self):
         index = min(max(self.ip - 1, 0), len(self.insts) - 1)
         for inst in reversed(self.insts[:index + 1]):
-            line = inst.positions.lineno if inst.positions else None
+            line = instruction_line(inst)
             if line:
                 return f"{self.code.co_filename}:{line}"
         return f"{self.code.co_filename}:{self.code.co_firstlineno}"
@@ -135,7 +109,7 @@ def initial_frame(func, args, kwargs):
     """A frame at the start of ``func`` called with ``args`` and ``kwargs``."""
     code = func.__code__
     locals_ = bind_arguments(func, args, kwargs)
-    cells = {}
+    cells = initial_cells(code, locals_)
     if func.__closure__:
         cells.update(zip(code.co_freevars, func.__closure__))
     return Frame(code, func.__globals__, func, locals_, cells)
@@ -149,7 +123,7 @@ def bind_arguments(func, args, kwargs):
     kwonly = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
     has_varargs = bool(code.co_flags & 0x04)
     has_varkw = bool(code.co_flags & 0x08)
-    name = code.co_qualname
+    name = qualname(code, func)
     locals_ = {}
     posonly = code.co_posonlyargcount
     if len(args) > len(positional) and not has_varargs:

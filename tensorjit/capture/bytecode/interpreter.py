@@ -9,8 +9,9 @@ driver turns into a graph break, a branch or the return.
 With ``segment=None`` the same interpreter runs on real values only (``eager`` mode),
 to finish a call whose remaining code the capture cannot handle.
 
-Version-specific opcodes live in mixins (``Py311Opcodes``); a new CPython version is a
-new mixin.
+Opcode handlers live in ``opcodes.py`` (shared) and one module per CPython version
+(``py310.py`` ... ``py313.py``) with what changed in it; ``Interpreter`` is the running
+version's. A new version is a new module of that kind plus an entry in ``_HANDLERS``.
 """
 import builtins
 import types
@@ -23,6 +24,7 @@ from .. import breaks
 from ..user_code import is_internal_module
 from .values import NULL, Dynamic, SeqIter, is_tracer, contains_runtime_values
 from .frames import Frame, bind_arguments, packed_arguments, unsupported_reason
+from .versions import RUNNING, initial_cells
 from ..guards import GlobalGuard, AttrGuard, CellGuard
 from . import calls
 from .calls import INLINE, DIRECT, PURE
@@ -242,8 +244,16 @@ class InterpreterBase:
         for value in packed_arguments(fn.__code__, locals_):
             self._owned(value)
         cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+        for cell in initial_cells(fn.__code__, locals_).items():
+            cells[cell[0]] = self._owned(cell[1])
         self.frames.append(Frame(fn.__code__, fn.__globals__, fn, locals_, cells))
         return NULL
+
+    def _owned(self, value):
+        """A value made during the capture (the function may mutate it freely)."""
+        if not self.eager:
+            self.segment.owned.add(id(value))
+        return value
 
     def _zero_arg_super(self):
         frame = self.frame
@@ -302,11 +312,25 @@ class InterpreterBase:
                     or id(obj) in self.segment.owned)
 
 
-from .py311 import Py311Opcodes  # noqa: E402  (its handlers use the classes above)
+from .py310 import Py310Opcodes  # noqa: E402  (the handlers use the classes above)
+from .py311 import Py311Opcodes  # noqa: E402
+from .py312 import Py312Opcodes  # noqa: E402
+from .py313 import Py313Opcodes  # noqa: E402
+
+_HANDLERS = {(3, 10): Py310Opcodes, (3, 11): Py311Opcodes, (3, 12): Py312Opcodes,
+             (3, 13): Py313Opcodes}
 
 
-class Interpreter(Py311Opcodes, InterpreterBase):
-    """The interpreter for the running CPython (3.11; see frames.check_version)."""
+def interpreter_class(version=RUNNING):
+    """The interpreter for a CPython version (None if it is not supported)."""
+    handlers = _HANDLERS.get(version)
+    if handlers is None:
+        return None
+    return type(f"Interpreter{version[0]}{version[1]}", (handlers, InterpreterBase),
+                {"__doc__": f"The interpreter for CPython {version[0]}.{version[1]}."})
+
+
+Interpreter = interpreter_class() or InterpreterBase
 
 
 def _interpreted_location(frame):

@@ -1,30 +1,26 @@
-"""Opcode handlers for CPython 3.11, one method per opcode, named after it.
+"""CPython 3.11: what differs from the shared handlers (opcodes.py).
 
-A new CPython version is a new module like this one (handlers that changed or appeared),
-mixed in by ``interpreter.Interpreter``; the shared machinery stays in InterpreterBase."""
-import operator
+One ``BINARY_OP`` for every operator; ``COPY`` / ``SWAP``; calls are ``PUSH_NULL`` or a
+method load, the callable, the arguments, ``KW_NAMES`` for keyword arguments, ``PRECALL``
+and ``CALL``; ``LOAD_GLOBAL`` may push the NULL too; jumps say their direction; cells are
+made by ``MAKE_CELL``."""
 import types
 
-from .values import NULL, Dynamic, SeqIter, is_tracer
-from .interpreter import SegmentEnd, _Return
+from .values import NULL
+from .opcodes import CommonOpcodes
 from . import calls
-from .. import breaks
 
 
-class Py311Opcodes:
-    """Opcode handlers for CPython 3.11."""
+class Py311Opcodes(CommonOpcodes):
+    """Opcode handlers for CPython 3.11 (3.12 and 3.13 build on them)."""
 
-    # ---- no-ops and stack shuffling ----------------------------------------------------
     def RESUME(self, inst):
         pass
 
-    NOP = PRECALL = CACHE = EXTENDED_ARG = RESUME
+    PRECALL = CACHE = RESUME
 
     def PUSH_NULL(self, inst):
         self.push(NULL)
-
-    def POP_TOP(self, inst):
-        self.pop()
 
     def COPY(self, inst):
         self.push(self.peek(inst.arg))
@@ -33,313 +29,25 @@ class Py311Opcodes:
         stack = self.frame.stack
         stack[-1], stack[-inst.arg] = stack[-inst.arg], stack[-1]
 
-    # ---- loads and stores ----------------------------------------------------------------
-    def LOAD_CONST(self, inst):
-        self.push(inst.argval)
-
-    def LOAD_FAST(self, inst):
-        try:
-            self.push(self.frame.locals[inst.argval])
-        except KeyError:
-            raise UnboundLocalError(f"local variable {inst.argval!r} referenced before "
-                                    f"assignment") from None
-
-    def STORE_FAST(self, inst):
-        self.frame.locals[inst.argval] = self.pop()
-
-    def DELETE_FAST(self, inst):
-        del self.frame.locals[inst.argval]
-
     def LOAD_GLOBAL(self, inst):
-        if inst.arg & 1:
+        if inst.arg & 1:                  # the NULL of a call, below the callable
             self.push(NULL)
         self.push(self.read_global(inst.argval))
-
-    def STORE_GLOBAL(self, inst):
-        value = self.pop()
-        if self.eager:
-            self.frame.globals[inst.argval] = value
-            return
-        raise SegmentEnd("action", fn=self.frame.globals.__setitem__,
-                         args=[inst.argval, value], kwargs={}, discard=True,
-                         break_kind=breaks.PYTHON_STATE,
-                         reason=f"assignment to the global {inst.argval!r}",
-                         location=self.location())
 
     def MAKE_CELL(self, inst):
         name = inst.argval
         cell = types.CellType(self.frame.locals.pop(name)) if name in self.frame.locals \
             else types.CellType()
-        if not self.eager:
-            self.segment.owned.add(id(cell))
+        self._owned(cell)
         self.frame.cells[name] = cell
 
     def COPY_FREE_VARS(self, inst):
         pass        # the frame's cells already hold the closure
 
-    def LOAD_CLOSURE(self, inst):
-        self.push(self.frame.cells[inst.argval])
-
-    def LOAD_DEREF(self, inst):
-        self.push(self.read_cell(inst.argval))
-
-    def STORE_DEREF(self, inst):
-        cell = self.frame.cells[inst.argval]
-        value = self.pop()
-        if self.eager or id(cell) in self.segment.owned:
-            cell.cell_contents = value
-            return
-        raise SegmentEnd("action", fn=_set_cell, args=[cell, value], kwargs={}, discard=True,
-                         break_kind=breaks.PYTHON_STATE,
-                         reason=f"assignment to the closure variable {inst.argval!r}",
-                         location=self.location())
-
-    def LOAD_ATTR(self, inst):
-        self.push(self.read_attr(self.pop(), inst.argval))
-
-    def LOAD_METHOD(self, inst):
-        obj = self.pop()
-        self.push(NULL)
-        self.push(self.read_attr(obj, inst.argval))
-
-    def STORE_ATTR(self, inst):
-        obj = self.pop()
-        value = self.pop()
-        if self.eager or not self.is_external(obj) or is_tracer(obj):
-            setattr(obj, inst.argval, value)
-            return
-        raise SegmentEnd("action", fn=setattr, args=[obj, inst.argval, value], kwargs={},
-                         discard=True, break_kind=breaks.PYTHON_STATE,
-                         reason=f"setting the attribute {inst.argval!r} of an "
-                         f"object from outside the function", location=self.location())
-
-    def DELETE_ATTR(self, inst):
-        obj = self.pop()
-        if self.eager or not self.is_external(obj):
-            delattr(obj, inst.argval)
-            return
-        raise SegmentEnd("action", fn=delattr, args=[obj, inst.argval], kwargs={},
-                         discard=True, break_kind=breaks.PYTHON_STATE,
-                         reason=f"deleting the attribute {inst.argval!r}",
-                         location=self.location())
-
-    # ---- subscripts ----------------------------------------------------------------------
-    def BINARY_SUBSCR(self, inst):
-        index = self.pop()
-        container = self.pop()
-        self.push(self.apply(operator.getitem, [container, index]))
-
-    def STORE_SUBSCR(self, inst):
-        index = self.pop()
-        container = self.pop()
-        value = self.pop()
-        if self.eager or is_tracer(container) or not self.is_external(container):
-            if is_tracer(container) and isinstance(value, Dynamic):
-                value = self.segment.lift(value)
-            container[index] = value
-            return
-        raise SegmentEnd("action", fn=operator.setitem, args=[container, index, value],
-                         kwargs={}, discard=True, break_kind=breaks.PYTHON_STATE,
-                         reason="item assignment on an object from "
-                         "outside the function", location=self.location())
-
-    def DELETE_SUBSCR(self, inst):
-        index = self.pop()
-        container = self.pop()
-        if self.eager or not self.is_external(container):
-            del container[index]
-            return
-        raise SegmentEnd("action", fn=operator.delitem, args=[container, index], kwargs={},
-                         discard=True, break_kind=breaks.PYTHON_STATE,
-                         reason="item deletion on an object from outside the "
-                         "function", location=self.location())
-
-    def BUILD_SLICE(self, inst):
-        parts = self.popn(inst.arg)
-        self.push(self.apply(slice, parts))
-
-    # ---- operators -----------------------------------------------------------------------
     def BINARY_OP(self, inst):
-        right = self.pop()
-        left = self.pop()
-        self.push(self.apply(calls.PYTHON_OPERATORS[inst.arg], [left, right]))
+        self.binary(calls.PYTHON_OPERATORS[inst.arg])
 
-    def COMPARE_OP(self, inst):
-        right = self.pop()
-        left = self.pop()
-        self.push(self.apply(calls.COMPARISONS[inst.argval], [left, right]))
-
-    def IS_OP(self, inst):
-        right = self.pop()
-        left = self.pop()
-        if isinstance(left, Dynamic) or isinstance(right, Dynamic):
-            fn = operator.is_not if inst.arg else operator.is_
-            self.push(self.segment.prelude(fn, [left, right], {}))
-            return
-        self.push((left is not right) if inst.arg else (left is right))
-
-    def CONTAINS_OP(self, inst):
-        container = self.pop()
-        item = self.pop()
-        result = self.apply(operator.contains, [container, item])
-        if inst.arg:
-            result = self.apply(operator.not_, [result])
-        self.push(result)
-
-    def UNARY_NEGATIVE(self, inst):
-        self.push(self.apply(operator.neg, [self.pop()]))
-
-    def UNARY_POSITIVE(self, inst):
-        self.push(self.apply(operator.pos, [self.pop()]))
-
-    def UNARY_INVERT(self, inst):
-        self.push(self.apply(operator.invert, [self.pop()]))
-
-    def UNARY_NOT(self, inst):
-        value = self.pop()
-        if not self.eager and is_tracer(value):
-            raise SegmentEnd("action", fn=operator.not_, args=[value], kwargs={},
-                             reason="'not' of a tensor reads its value",
-                             break_kind=breaks.TENSOR_VALUE,
-                             location=self.location())
-        self.push(self.apply(operator.not_, [value]))
-
-    # ---- building containers -------------------------------------------------------------
-    def _owned(self, value):
-        if not self.eager:
-            self.segment.owned.add(id(value))
-        return value
-
-    def BUILD_TUPLE(self, inst):
-        self.push(tuple(self.popn(inst.arg)))
-
-    def BUILD_LIST(self, inst):
-        self.push(self._owned(list(self.popn(inst.arg))))
-
-    def BUILD_SET(self, inst):
-        self.push(self._owned(set(self.popn(inst.arg))))
-
-    def BUILD_MAP(self, inst):
-        items = self.popn(2 * inst.arg)
-        self.push(self._owned({items[i]: items[i + 1] for i in range(0, len(items), 2)}))
-
-    def BUILD_CONST_KEY_MAP(self, inst):
-        keys = self.pop()
-        values = self.popn(inst.arg)
-        self.push(self._owned(dict(zip(keys, values))))
-
-    def BUILD_STRING(self, inst):
-        parts = self.popn(inst.arg)
-        self.push(self.apply(lambda *p: "".join(p), parts))
-
-    def FORMAT_VALUE(self, inst):
-        spec = self.pop() if inst.arg & 0x04 else ""
-        value = self.pop()
-        conversion = inst.arg & 0x03
-        convert = {0: None, 1: str, 2: repr, 3: ascii}[conversion]
-        if not self.eager and is_tracer(value):
-            raise SegmentEnd("action", fn=_format_value, args=[value, convert, spec],
-                             kwargs={}, break_kind=breaks.TENSOR_VALUE,
-                             reason="formatting a tensor into a string reads its "
-                             "value", location=self.location())
-        self.push(self.apply(_format_value, [value, convert, spec]))
-
-    def LIST_APPEND(self, inst):
-        value = self.pop()
-        self.peek(inst.arg).append(value)
-
-    def SET_ADD(self, inst):
-        value = self.pop()
-        self.peek(inst.arg).add(value)
-
-    def MAP_ADD(self, inst):
-        value = self.pop()
-        key = self.pop()
-        self.peek(inst.arg)[key] = value
-
-    # (pop first: the container is ``inst.arg`` deep once the operand is popped)
-    def LIST_EXTEND(self, inst):
-        items = self._materialize(self.pop())
-        self.peek(inst.arg).extend(items)
-
-    def SET_UPDATE(self, inst):
-        items = self._materialize(self.pop())
-        self.peek(inst.arg).update(items)
-
-    def DICT_UPDATE(self, inst):
-        items = self._specialize_mapping(self.pop())
-        self.peek(inst.arg).update(items)
-
-    def DICT_MERGE(self, inst):
-        self.DICT_UPDATE(inst)
-
-    def LIST_TO_TUPLE(self, inst):
-        self.push(tuple(self.pop()))
-
-    def _materialize(self, iterable):
-        if isinstance(iterable, Dynamic):
-            return list(self.segment.specialize(iterable, "unpacked"))
-        if isinstance(iterable, SeqIter):
-            return iterable.items[iterable.index:]
-        return list(iterable)
-
-    def _specialize_mapping(self, mapping):
-        if isinstance(mapping, Dynamic):
-            return self.segment.specialize(mapping, "unpacked mapping")
-        return mapping
-
-    def UNPACK_SEQUENCE(self, inst):
-        items = self._materialize(self.pop())
-        if len(items) != inst.arg:
-            raise ValueError(f"cannot unpack {len(items)} values into {inst.arg}")
-        for item in reversed(items):
-            self.push(item)
-
-    def UNPACK_EX(self, inst):
-        before, after = inst.arg & 0xFF, inst.arg >> 8
-        items = self._materialize(self.pop())
-        if len(items) < before + after:
-            raise ValueError(f"not enough values to unpack (expected at least "
-                             f"{before + after}, got {len(items)})")
-        rest = self._owned(items[before:len(items) - after])
-        values = items[:before] + [rest] + items[len(items) - after:]
-        for item in reversed(values):
-            self.push(item)
-
-    # ---- iteration ---------------------------------------------------------------------
-    def GET_ITER(self, inst):
-        iterable = self.pop()
-        if isinstance(iterable, SeqIter):
-            self.push(iterable)
-            return
-        if self.eager:
-            self.push(iter(iterable))
-            return
-        self.push(SeqIter(self._materialize(iterable)))
-
-    def FOR_ITER(self, inst):
-        iterator = self.peek()
-        try:
-            item = iterator.next() if isinstance(iterator, SeqIter) else next(iterator)
-        except StopIteration:
-            self.pop()
-            self.frame.jump(inst.argval)
-            return
-        self.push(item)
-
-    def GET_LEN(self, inst):
-        self.push(self.apply(len, [self.peek()]))
-
-    # ---- jumps ---------------------------------------------------------------------------
-    def JUMP_FORWARD(self, inst):
-        self.frame.jump(inst.argval)
-
-    JUMP_BACKWARD = JUMP_BACKWARD_NO_INTERRUPT = JUMP_FORWARD
-
-    def _pop_jump_if(self, inst, jump_if):
-        value = self.pop()
-        if self.truth(value, inst, jump_if) == jump_if:
-            self.frame.jump(inst.argval)
+    JUMP_BACKWARD = JUMP_BACKWARD_NO_INTERRUPT = CommonOpcodes.JUMP_FORWARD
 
     def POP_JUMP_FORWARD_IF_TRUE(self, inst):
         self._pop_jump_if(inst, True)
@@ -347,127 +55,24 @@ class Py311Opcodes:
     def POP_JUMP_FORWARD_IF_FALSE(self, inst):
         self._pop_jump_if(inst, False)
 
-    POP_JUMP_BACKWARD_IF_TRUE = POP_JUMP_FORWARD_IF_TRUE
-    POP_JUMP_BACKWARD_IF_FALSE = POP_JUMP_FORWARD_IF_FALSE
-
-    def _pop_jump_if_none(self, inst, jump_if_none):
-        value = self.pop()
-        if isinstance(value, Dynamic):
-            value = self.segment.prelude(operator.is_, [value, None], {})
-            self.push(value)
-            self._pop_jump_if(inst, jump_if_none)
-            return
-        if (value is None) == jump_if_none:
-            self.frame.jump(inst.argval)
-
     def POP_JUMP_FORWARD_IF_NONE(self, inst):
         self._pop_jump_if_none(inst, True)
 
     def POP_JUMP_FORWARD_IF_NOT_NONE(self, inst):
         self._pop_jump_if_none(inst, False)
 
+    POP_JUMP_BACKWARD_IF_TRUE = POP_JUMP_FORWARD_IF_TRUE
+    POP_JUMP_BACKWARD_IF_FALSE = POP_JUMP_FORWARD_IF_FALSE
     POP_JUMP_BACKWARD_IF_NONE = POP_JUMP_FORWARD_IF_NONE
     POP_JUMP_BACKWARD_IF_NOT_NONE = POP_JUMP_FORWARD_IF_NOT_NONE
 
-    def _jump_or_pop(self, inst, jump_if):
-        value = self.peek()
-        if not self.eager and (is_tracer(value) or isinstance(value, Dynamic)):
-            raise SegmentEnd("branch", value=value, target=inst.argval, jump_if=jump_if,
-                             keep=True, reason="'and'/'or' on a run-time value",
-                             break_kind=(breaks.TENSOR_VALUE if is_tracer(value)
-                                   else breaks.RUNTIME_DECISION),
-                             location=self.location())
-        if bool(value) == jump_if:
-            self.frame.jump(inst.argval)
-        else:
-            self.pop()
-
-    def JUMP_IF_TRUE_OR_POP(self, inst):
-        self._jump_or_pop(inst, True)
-
-    def JUMP_IF_FALSE_OR_POP(self, inst):
-        self._jump_or_pop(inst, False)
-
-    # ---- calls and functions -------------------------------------------------------------
     def KW_NAMES(self, inst):
         self.frame.kw_names = self.frame.code.co_consts[inst.arg]
 
     def CALL(self, inst):
-        frame = self.frame
-        args = self.popn(inst.arg)
-        second = self.pop()
-        first = self.pop()
-        if first is NULL:
-            fn = second
-        else:
-            fn, args = first, [second] + args
-        kwargs = {}
-        if frame.kw_names:
-            names = frame.kw_names
-            kwargs = dict(zip(names, args[len(args) - len(names):]))
-            args = args[:len(args) - len(names)]
-            frame.kw_names = None
-        result = self.call_function(fn, args, kwargs)
-        if result is not NULL:
-            self.push(result)
-
-    def CALL_FUNCTION_EX(self, inst):
-        kwargs = self._specialize_mapping(self.pop()) if inst.arg & 1 else {}
-        args = self._materialize(self.pop())
-        fn = self.pop()
-        null = self.pop()
-        if null is not NULL:        # a method: the "null" slot held the callable
-            fn, args = null, [fn] + list(args)
-        result = self.call_function(fn, list(args), dict(kwargs))
-        if result is not NULL:
-            self.push(result)
+        names, self.frame.kw_names = self.frame.kw_names or (), None
+        self.call(inst.arg, names)
 
     def MAKE_FUNCTION(self, inst):
         code = self.pop()
-        closure = self.pop() if inst.arg & 0x08 else None
-        if inst.arg & 0x04:
-            self.pop()                         # annotations
-        kwdefaults = self.pop() if inst.arg & 0x02 else None
-        defaults = self.pop() if inst.arg & 0x01 else None
-        fn = types.FunctionType(code, self.frame.globals, code.co_name, defaults, closure)
-        fn.__qualname__ = code.co_qualname
-        if kwdefaults:
-            fn.__kwdefaults__ = kwdefaults
-        self.push(self._owned(fn))
-
-    def RETURN_VALUE(self, inst):
-        raise _Return(self.pop())
-
-    # ---- errors --------------------------------------------------------------------------
-    def LOAD_ASSERTION_ERROR(self, inst):
-        self.push(AssertionError)
-
-    def RAISE_VARARGS(self, inst):
-        values = self.popn(inst.arg)
-        if inst.arg == 0:
-            self.unsupported("a bare raise")
-        exc = values[0]
-        if inst.arg == 2:
-            raise exc from values[1]
-        raise exc
-
-    # ---- imports -------------------------------------------------------------------------
-    def IMPORT_NAME(self, inst):
-        fromlist = self.pop()
-        level = self.pop()
-        self.push(__import__(inst.argval, self.frame.globals, None, fromlist, level))
-
-    def IMPORT_FROM(self, inst):
-        self.push(getattr(self.peek(), inst.argval))
-
-
-def _set_cell(cell, value):
-    cell.cell_contents = value
-
-
-def _format_value(value, convert, spec):
-    if convert is not None:
-        value = convert(value)
-    return format(value, spec)
-
-
+        self.make_function(code, inst.arg, code.co_qualname)

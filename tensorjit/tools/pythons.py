@@ -1,0 +1,197 @@
+"""The test suite and the examples on every other installed CPython that tensorjit supports.
+
+    python -m tensorjit.tools.pythons                  # every other supported version found
+    python -m tensorjit.tools.pythons --only 3.12 --quick
+
+Interpreters are found the ordinary way: ``python3.X`` on PATH, then pyenv's versions
+(``$PYENV_ROOT``, else ``~/.pyenv``). For each supported version other than the running
+one, a virtual environment ``.venvs/py3.X`` in the checkout is made (and kept for the next
+run), the project is installed there with its test extra, and the test suite runs in it
+(``--quick``: the capture, fuzzer and example tests only). Then the examples run with
+``--check`` in every interpreter, the running one included, and their results must agree
+to float32 rounding (the interpreters may carry different NumPy releases). It prints which
+versions ran and which were not found; exit status 1 if anything failed.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+SUPPORTED = ("3.10", "3.11", "3.12", "3.13")
+QUICK_TESTS = ("tests/capture_ast", "tests/capture_bytecode", "tests/reliability/test_fuzz.py",
+               "tests/bench/test_examples.py", "tests/architecture")
+EXAMPLES = [["examples/simple_function.py", "--small", "--check"],
+            ["examples/simple_conv.py", "--small", "--check"],
+            ["examples/simple_attention.py", "--small", "--check"]] + [
+    ["examples/train_lenet.py", "--steps", "12", "--size", "8", "--batch", "8",
+     "--target", "100", "--capture-mode", mode] for mode in ("ast", "bytecode", "trace")]
+RTOL = 2e-6        # a few float32 roundings: NumPy releases may order sums differently
+
+
+def checksum(value):
+    """A number summarizing a result (tensors, arrays, nested tuples of them): the sum of
+    absolute values in float64, printed to compare runs."""
+    total = 0.0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (tuple, list)):
+            stack.extend(item)
+        elif item is not None:
+            array = item.asnumpy() if hasattr(item, "asnumpy") else item
+            total += float(np.abs(np.asarray(array, np.float64)).sum())
+    return f"{total:.9e}"
+
+
+def project_root():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if not os.path.exists(os.path.join(root, "pyproject.toml")):
+        raise SystemExit(f"{root} is not a checkout of tensorjit (no pyproject.toml)")
+    return root
+
+
+def find_interpreter(version):
+    """An interpreter for ``version`` ("3.12"), or None."""
+    candidates = [shutil.which(f"python{version}")]
+    pyenv = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
+    candidates += sorted(glob.glob(os.path.join(pyenv, "versions", f"{version}.*", "bin",
+                                                f"python{version}")), reverse=True)
+    for path in candidates:
+        if not path or not os.path.exists(path):
+            continue
+        try:
+            out = subprocess.run([path, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                 capture_output=True, text=True, timeout=60).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if out == version:
+            return path
+    return None
+
+
+def _run(cmd, cwd, timeout, env=None):
+    started = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          env=env)
+    return proc, time.perf_counter() - started
+
+
+def prepare_venv(root, version, interpreter):
+    """``.venvs/py<version>`` with the project and its test extra installed."""
+    venv = os.path.join(root, ".venvs", f"py{version}")
+    python = os.path.join(venv, "bin", "python")
+    if not os.path.exists(python):
+        proc, _ = _run([interpreter, "-m", "venv", venv], root, 600)
+        if proc.returncode:
+            raise RuntimeError(f"could not make a virtualenv: {proc.stderr[-2000:]}")
+    proc, _ = _run([python, "-m", "pip", "install", "-q", "-e", ".[test]"], root, 1800)
+    if proc.returncode:
+        raise RuntimeError(f"pip install failed: {proc.stderr[-2000:]}")
+    return python
+
+
+def run_suite(root, python, quick):
+    cmd = [python, "-m", "pytest", "-p", "no:cacheprovider", "-W", "ignore"]
+    proc, seconds = _run(cmd + (list(QUICK_TESTS) if quick else []), root, 3000,
+                         env=_clean_env(root))
+    summary = [line for line in proc.stdout.splitlines() if re.search(r"\d+ (passed|failed)",
+                                                                     line)]
+    failed = [line for line in proc.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
+    return proc.returncode == 0, seconds, (summary[-1] if summary else ""), failed
+
+
+def _clean_env(root):
+    """The checkout under test comes first on the path, whatever is installed."""
+    return dict(os.environ, PYTHONWARNINGS="ignore", PYTHONPATH=root)
+
+
+def example_numbers(root, python):
+    """{example row: [numbers]} from every example run with ``--check``."""
+    numbers = {}
+    for args in EXAMPLES:
+        proc, _ = _run([python] + args, root, 900, env=_clean_env(root))
+        if proc.returncode:
+            raise RuntimeError(f"{' '.join(args)} failed: {proc.stderr[-2000:]}")
+        for line in proc.stdout.splitlines():
+            if "checksum" in line or "loss eager" in line:
+                label, _, rest = line.partition(":") if "checksum" in line else (
+                    line.split("loss")[0], "", line)
+                key = f"{os.path.basename(args[0])} {' '.join(args[1:])} | {label.strip()}"
+                numbers[key] = [float(x) for x in re.findall(r"-?\d+\.\d+(?:e[-+]\d+)?",
+                                                             rest.split("loss", 1)[-1])]
+    return numbers
+
+
+def compare(reference, numbers):
+    """(max relative difference, problems) of ``numbers`` against ``reference``."""
+    problems, worst = [], 0.0
+    if set(reference) != set(numbers):
+        problems.append(f"other rows: {sorted(set(reference) ^ set(numbers))}")
+    for key in sorted(set(reference) & set(numbers)):
+        a, b = np.asarray(reference[key]), np.asarray(numbers[key])
+        if a.shape != b.shape:
+            problems.append(f"{key}: {list(b)} != {list(a)}")
+            continue
+        diff = float(np.max(np.abs(a - b) / np.maximum(np.abs(a), 1e-30))) if a.size else 0.0
+        worst = max(worst, diff)
+        if diff > RTOL:
+            problems.append(f"{key}: {list(b)} != {list(a)} (relative {diff:.2e})")
+    return worst, problems
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tensorjit.tools.pythons",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default=",".join(SUPPORTED),
+                        help="comma-separated versions (default: every supported one)")
+    parser.add_argument("--quick", action="store_true",
+                        help="run the capture, fuzzer and example tests only")
+    parser.add_argument("--no-examples", action="store_true")
+    args = parser.parse_args(argv)
+    root = project_root()
+    running = "%d.%d" % sys.version_info[:2]
+    wanted = [v.strip() for v in args.only.split(",") if v.strip()]
+    ok, ran, missing = True, [], []
+    reference = None if args.no_examples else example_numbers(root, sys.executable)
+    for version in wanted:
+        if version == running:
+            continue
+        interpreter = find_interpreter(version)
+        if interpreter is None:
+            missing.append(version)
+            print(f"CPython {version}: not found (no python{version} on PATH or in pyenv)")
+            continue
+        print(f"CPython {version} ({interpreter}):", flush=True)
+        try:
+            python = prepare_venv(root, version, interpreter)
+            passed, seconds, summary, failed = run_suite(root, python, args.quick)
+            print(f"  test suite{' (quick)' if args.quick else ''}: {summary} "
+                  f"({seconds:.0f} s)")
+            for line in failed[:30]:
+                print(f"    {line}")
+            ok &= passed
+            if reference is not None:
+                worst, problems = compare(reference, example_numbers(root, python))
+                print(f"  examples: {len(reference)} results "
+                      + ("agree with" if not problems else "DIFFER from")
+                      + f" CPython {running}'s (largest relative difference {worst:.1e})")
+                for problem in problems:
+                    print(f"    {problem}")
+                ok &= not problems
+            ran.append(version)
+        except (RuntimeError, subprocess.SubprocessError) as exc:
+            print(f"  failed: {exc}")
+            ok = False
+    print(f"ran on CPython {', '.join([running + ' (this one)'] + ran)}"
+          + (f"; not found: {', '.join(missing)}" if missing else ""))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
