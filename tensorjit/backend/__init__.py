@@ -10,6 +10,19 @@ from . import fused  # noqa: F401  (registers the fused primitive)
 BACKENDS = ("ms_backend", "GE")
 
 
+def kernel_sources(graph):
+    """The source of each fused kernel ``graph`` runs, in order (Numba source, or the
+    NumPy code of a group that runs without Numba)."""
+    sources = []
+    for node in graph.nodes:
+        if node.prim.name == "fused":
+            sources.append(fused.kernel_for(node.params["graph"]).source)
+            continue
+        for sub in graph.subgraphs(node):
+            sources += kernel_sources(sub)
+    return sources
+
+
 def compile(graph, backend="ms_backend", name="graph_fn", input_names=None, options=None):
     if backend == "GE":
         return compile_ge(graph, name=name, input_names=input_names)

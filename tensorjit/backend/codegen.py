@@ -109,13 +109,22 @@ class GraphCode:
     def globals(self):
         return self.emitter.globals
 
+    def function_name(self, name):
+        """``name``, made distinct from the globals the body uses (a user function named
+        like a primitive, e.g. ``gelu``, would otherwise shadow it)."""
+        while name in self.globals:
+            name += "_"
+        return name
+
     def function_source(self, name):
+        name = self.function_name(name)
         lines = [f"def {name}({', '.join(self.input_names)}):"]
         lines += ["    " + s for s in self.body + self.ref_writes]
         lines.append(f"    return ({''.join(o + ', ' for o in self.outputs)})")
         return "\n".join(lines) + "\n"
 
     def function(self, name):
+        name = self.function_name(name)
         source = self.function_source(name)
         namespace = dict(self.globals)
         exec(compile(source, f"<tensorjit {name}>", "exec"), namespace)

@@ -4,6 +4,7 @@
     python -m tensorjit.bench simple -n 1000 --repeat 5
     python -m tensorjit.bench conv --size seed            # the seed's size, 3 iterations
     python -m tensorjit.bench attention --rows seed --peers torch,jax
+    python -m tensorjit.bench fusion          # O1's fusion targets, alternated (fusion.py)
 
 Every row is checked against eager before it is timed (WRONG rows are not timed); rows
 whose configuration is not built yet show "not available". Results go to a JSON file and,
@@ -149,11 +150,14 @@ def repeat_for(args, workload):
 
 
 def main(argv=None):
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["fusion"]:              # its own options: bench/fusion.py
+        from . import fusion
+        return fusion.main(argv[1:])
+    args = parse_args(argv)
     if args.threads is not None:
-        _limit_threads(args.threads, sys.argv[1:] if argv is None else argv)
-    command = "python -m tensorjit.bench" + (" " + shlex.join(sys.argv[1:] if argv is None
-                                                               else argv)).rstrip()
+        _limit_threads(args.threads, argv)
+    command = "python -m tensorjit.bench" + (" " + shlex.join(argv)).rstrip()
     workloads = WORKLOADS if args.workload == "all" else (args.workload,)
     info = machine_info()
     info["threads"] = args.threads or "default"
@@ -290,13 +294,14 @@ def main(argv=None):
 
 
 def _interleaved(case, record):
-    """Raw NumPy against trace O0 (issue 3's configuration) and the fastest jitted row."""
+    """Raw NumPy against each capture mode at O0 (default backend) and the fastest jitted
+    row: the per-call overhead of every mode."""
     from .measure import interleaved_per_call, OK as ROW_OK
     rows = [r for g in record["groups"] for r in g if r["status"] == ROW_OK
             and r["id"] != "eager"]
     if not rows:
         return None
-    chosen = {r["id"]: r for r in rows if r["id"] == "trace.O0"}
+    chosen = {r["id"]: r for r in rows if r["id"] in ("ast.O0", "bytecode.O0", "trace.O0")}
     fastest = min(rows, key=lambda r: r["per_call_s"])
     chosen.setdefault(fastest["id"], fastest)
     from .rows import RowSpec

@@ -171,6 +171,13 @@ def numpy_ratio_line(case):
         text += ("\nSame, measured in alternation (best of 7 rounds, robust to background "
                  "load): " + " | ".join(parts))
         ratio = min(v for k, v in inter.items() if k != "numpy") / inter["numpy"]
+        modes = {k: v for k, v in inter.items() if k.endswith(".O0")}
+        if modes:
+            slowest = max(modes, key=modes.get)
+            worst = modes[slowest] / inter["numpy"]
+            text += (f"\nslowest capture mode ({slowest}) / raw NumPy per call: {worst:.2f}x "
+                     "(target: at most 1.5x)")
+            case["slowest_mode_over_numpy"] = worst
     elif best is not None:
         ratio = best["per_call_s"] / base
     else:

@@ -292,7 +292,13 @@ class Lowered:
 
     @property
     def code(self):
+        """The generated host function (fused groups appear as calls)."""
         return self.entry.executable.source
+
+    @property
+    def kernels(self):
+        """The source of each fused kernel O1 made (Numba, or NumPy where Numba cannot)."""
+        return backends.kernel_sources(self.graph)
 
     @property
     def peak_memory(self):

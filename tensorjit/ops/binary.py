@@ -105,7 +105,18 @@ div_p = binary("div", _keep_dtype(np.true_divide), _div_vjp, scalar="{0} / {1}")
 floordiv_p = binary("floordiv", _keep_dtype(np.floor_divide), _no_grad2,   # bool // bool
                     no_scalar=_NUMBA_DIVMOD)
 mod_p = binary("mod", _keep_dtype(np.mod), _mod_vjp, no_scalar=_NUMBA_DIVMOD)  # int8 in NumPy
-pow_p = binary("pow", _keep_dtype(np.power), _pow_vjp, scalar="pow({0}, {1})")
+def _pow_scalar(s, a, b):
+    # NumPy's power with a scalar exponent of 2 or 0.5 is a square or a square root (so
+    # np.power(-inf, 0.5) is sqrt's NaN, not pow's inf): kernels do the same
+    exponent = s.constant(b)
+    if exponent == 2:
+        return f"{a} * {a}"
+    if exponent == 0.5 and s.is_float:
+        return f"sqrt({a})"
+    return f"pow({a}, {b})"
+
+
+pow_p = binary("pow", _keep_dtype(np.power), _pow_vjp, scalar=_pow_scalar)
 maximum_p = binary("maximum", np.maximum, _minmax_vjp(lambda x, y: gt(x, y)),
                    scalar=lambda s, a, b: s.maximum(a, b))
 minimum_p = binary("minimum", np.minimum, _minmax_vjp(lambda x, y: lt(x, y)),

@@ -66,6 +66,17 @@ class ScalarContext:
             text = repr(float(value) if dtype.kind == "f" else int(value))
         return f"{dtype.name}({text})"
 
+    def constant(self, operand):
+        """The value of an operand that is a literal (``lit``'s text), else None: rules may
+        specialize on constant operands as NumPy does."""
+        name, _, rest = operand.partition("(")
+        if name not in DTYPE_NAMES or not rest.endswith(")"):
+            return None
+        try:
+            return float(rest[:-1])
+        except ValueError:
+            return None
+
     def one(self):
         return self.lit(1) if self.is_float else "1"
 

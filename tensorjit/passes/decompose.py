@@ -5,8 +5,7 @@ without ``keepdims`` become keepdims reductions plus a reshape, for the same rea
 
 A rewrite is applied only where it pays: floating-point operands of at least
 ``fusion.MIN_ELEMENTS`` elements, and every elementwise node it makes is one a native kernel
-computes (so without SVML, softmax's ``exp`` keeps softmax whole: NumPy's loop is faster
-than a scalar libm call per element).
+computes fast (softmax's ``exp`` is tensorjit's own vectorized exp, ``scalar_math.py``).
 """
 import math
 

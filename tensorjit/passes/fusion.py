@@ -6,7 +6,7 @@ Groups grow in program order: a node joins the group of one of its producers if 
 computes over the group's iteration shape S (elementwise over S, a reduction of S over
 the group's axes R, or an elementwise op on per-row values) and joining creates no cycle
 (no input reaches the group through a node outside it). Groups worth a kernel (>= 2 nodes,
->= ``MIN_ELEMENTS`` elements) are replaced by one ``fused`` node whose ``graph`` param is
+or one whose kernel beats NumPy alone: ``pays_alone``; >= ``MIN_ELEMENTS`` elements) are replaced by one ``fused`` node whose ``graph`` param is
 the group as a closed sub-graph. ``passes/decompose.py`` runs first, so softmax, norms and
 non-keepdims reductions arrive as fusible pieces.
 
@@ -148,7 +148,7 @@ def find_groups(graph):
 
 
 def _worth_it(group, min_elements):
-    if len(group.nodes) < 2:
+    if len(group.nodes) < 2 and not (group.nodes and native.pays_alone(group.nodes[0])):
         return False
     if math.prod(group.shape) < max(min_elements, 1) or len(group.shape) == 0:
         return False

@@ -4,6 +4,7 @@ on ranks, broadcasting patterns, ops and dtypes, not on sizes); without Numba, o
 dtypes it does not handle (float16, bfloat16), the sub-graph's NumPy code."""
 import hashlib
 import math
+import sys
 import warnings
 
 import numpy as np
@@ -111,6 +112,7 @@ def native_ok(graph):
 
 
 _sources = {}    # source text -> NativeKernel (one per structure per process)
+RECYCLE_BYTES = 1 << 20   # results at least this large reuse a buffer the caller dropped
 
 
 def build(graph):
@@ -133,13 +135,35 @@ def _native_wrapper(graph, ks, native):
         out_specs.append((tuple(o.aval.shape), o.aval.dtype, shape_c))
     reshape_in = [tuple(v.aval.shape) != s for v, s in zip(graph.inputs, in_shapes)]
 
+    # A large result the caller has dropped is written again instead of a fresh np.empty:
+    # a new multi-megabyte buffer comes from the OS page by page (glibc gives it back when
+    # two such buffers are freed), and the page faults, taken by every kernel thread at
+    # once, cost up to 5x the kernel. Each output keeps up to two buffers it made (a loop
+    # ``out = f(x)`` holds the last result while the next is computed); only a buffer that
+    # nothing else references (refcount) is reused, so no result the caller holds changes.
+    pools = [[] if math.prod(shape) * np.dtype(dtype).itemsize >= RECYCLE_BYTES else None
+             for shape, dtype, _ in out_specs]
+
+    def fresh(k, shape, dtype):
+        pool = pools[k]
+        if pool is None:
+            return np.empty(shape, dtype)
+        for buffer in pool:
+            if sys.getrefcount(buffer) == 3:     # pool list, loop variable, argument
+                return buffer
+        buffer = np.empty(shape, dtype)
+        if len(pool) == 2:
+            pool.pop(0)
+        pool.append(buffer)
+        return buffer
+
     def run(*arrays, _out=None):
         args = [np.reshape(a, s) if r else a for a, s, r in zip(arrays, in_shapes, reshape_in)]
         outs = []
         for k, (shape, dtype, shape_c) in enumerate(out_specs):
             target = _out[k] if _out is not None else None
             if target is None or not target.flags.c_contiguous or not target.flags.writeable:
-                target = np.empty(shape, dtype)
+                target = fresh(k, shape, dtype)
             outs.append(target)
         native(*args, *[o.reshape(s) for o, (_, _, s) in zip(outs, out_specs)])
         return tuple(outs)

@@ -6,6 +6,7 @@ over one set of axes ``R`` of ``S``. Every value is either per element ("elem") 
 constant over ``R`` ("row"), and is computed in a stage: stage k+1 starts after the
 reductions of stage k finish.
 """
+import ast
 import math
 
 import numpy as np
@@ -13,28 +14,45 @@ import numpy as np
 from ...ir.graph import Literal
 from ...ops import scalar
 from .config import svml
-from .scalars import NUMBA_SCALAR, LIBM_CALLS
+from .scalars import FAST, NUMBA_SCALAR, slow_calls
 
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 NATIVE_DTYPES = FLOATS + (np.dtype(np.bool_), np.dtype(np.int32), np.dtype(np.int64))
 REDUCTIONS = {"reduce_sum", "reduce_max", "reduce_min"}
 
 
-def supports_node(node):
-    """Can a kernel compute this elementwise node natively (and is it worth it)?"""
-    prim = node.prim
-    if not prim.elementwise or prim.scalar is None:
-        return False
+def _node_expression(node):
     avals = [v.aval for v in node.inputs] + [v.aval for v in node.outputs]
-    if any(a.dtype not in NATIVE_DTYPES for a in avals):
-        return False
-    expr = scalar.expression(prim, [f"x{i}" for i in range(len(node.inputs))],
+    if not node.prim.elementwise or node.prim.scalar is None or any(
+            a.dtype not in NATIVE_DTYPES for a in avals):
+        return None
+    return scalar.expression(node.prim, [f"x{i}" for i in range(len(node.inputs))],
                              node.outputs[0].aval.dtype, [v.aval.dtype for v in node.inputs],
                              node.params, NUMBA_SCALAR)
+
+
+def supports_node(node):
+    """Can a kernel compute this elementwise node natively (and is it worth it)?"""
+    expr = _node_expression(node)
     if expr is None:
         return False
-    # without SVML, Numba calls scalar libm for these: ~10x slower than NumPy's loops
-    return svml() or not (scalar.calls(expr) & LIBM_CALLS)
+    # a scalar libm call per element is ~10x slower than NumPy's loop (unless SVML)
+    return svml() or not slow_calls(expr, node.outputs[0].aval.dtype)
+
+
+def pays_alone(node):
+    """Is a kernel for this node alone faster than its NumPy implementation? Yes when its
+    scalar rule is several operations (gelu, sigmoid, softplus: NumPy makes a pass over
+    memory for each) or calls a function scalar_math.py computes (exp, tanh, erf: faster
+    than NumPy's, and the kernel runs on every core)."""
+    expr = _node_expression(node)
+    if expr is None or not supports_node(node):
+        return False
+    tree = ast.parse(expr, mode="eval")
+    operations = sum(isinstance(n, (ast.BinOp, ast.Call, ast.IfExp, ast.Compare))
+                     for n in ast.walk(tree))
+    dtype = np.dtype(node.outputs[0].aval.dtype).name
+    return operations >= 3 or any((f, dtype) in FAST for f in scalar.calls(expr))
 
 
 class KernelPlan:

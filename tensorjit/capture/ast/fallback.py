@@ -105,25 +105,29 @@ def flatten_env(env, names):
 
 
 def unflatten_env(struct, leaves, names):
-    def build(s):
-        tag = s[0]
-        if tag == "T":
-            return leaves[s[1]]
-        if tag == "param":
-            return s[1].value
-        if tag == "tuple":
-            return tuple(build(c) for c in s[1])
-        if tag == "list":
-            return [build(c) for c in s[1]]
-        if tag == "dict":
-            return {k: build(c) for k, c in zip(s[1], s[2])}
-        if tag == "namedtuple":
-            return s[1](*(build(c) for c in s[2]))
-        if tag == "undefined":
-            return Undefined(s[1], s[2])
-        value = s[2]
-        return value.value if isinstance(value, Identity) else value
-    return {name: build(s) for name, s in zip(names, struct)}
+    return {name: _build(s, leaves) for name, s in zip(names, struct)}
+
+
+def _build(s, leaves):
+    # a module-level function: a nested recursive one would be a reference cycle holding
+    # ``leaves`` (every result tensor of the call) until the garbage collector runs
+    tag = s[0]
+    if tag == "T":
+        return leaves[s[1]]
+    if tag == "param":
+        return s[1].value
+    if tag == "tuple":
+        return tuple(_build(c, leaves) for c in s[1])
+    if tag == "list":
+        return [_build(c, leaves) for c in s[1]]
+    if tag == "dict":
+        return {k: _build(c, leaves) for k, c in zip(s[1], s[2])}
+    if tag == "namedtuple":
+        return s[1](*(_build(c, leaves) for c in s[2]))
+    if tag == "undefined":
+        return Undefined(s[1], s[2])
+    value = s[2]
+    return value.value if isinstance(value, Identity) else value
 
 
 def env_key(struct, leaves):

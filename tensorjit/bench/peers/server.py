@@ -1,0 +1,200 @@
+"""A persistent benchmark worker: ``python server.py FRAMEWORK`` (a standalone script, so
+a peer can run in its own interpreter; only the standard library and NumPy here, plus the
+framework it measures).
+
+It reads one JSON request per line on stdin and answers one JSON line on stdout:
+
+  {"op": "build", "workload": W, "variant": V, "output": PATH}
+      builds W's function in this framework (variant: eager, O0, O1, jit, compile, ...),
+      makes the first call (timed: "prepare_s"), two more, saves the first result to
+      PATH (.npy) -> {"key": K, "prepare_s": s, "call_s": s} or {"error": text}
+  {"op": "time", "key": K, "calls": N}
+      -> {"per_call_s": s}: N calls back to back, waiting for the last result
+  {"op": "exit"}
+
+Inputs come from ``np.random.default_rng(0)`` in every worker, so all see the same arrays.
+The workloads (``WORKLOADS``) are O1's fusion targets: an elementwise chain with
+transcendentals, exact GELU, softmax and layer norm, in float32.
+"""
+import json
+import sys
+import time
+import traceback
+
+import numpy as np
+
+ROWS, WIDTH = 2048, 1024
+WORKLOADS = {
+    "chain": "((v*1.5+2).tanh()*v-0.5).exp()*0.1+v on f32[4194304]",
+    "gelu": f"exact GELU (erf) on f32[{ROWS},{WIDTH}]",
+    "softmax": f"softmax over the last axis of f32[{ROWS},{WIDTH}]",
+    "layernorm": f"layer norm over the last axis of f32[{ROWS},{WIDTH}], weight and bias",
+}
+
+
+def inputs(workload):
+    rng = np.random.default_rng(0)
+    if workload == "chain":
+        return [rng.standard_normal(1 << 22).astype(np.float32)]
+    x = rng.standard_normal((ROWS, WIDTH)).astype(np.float32)
+    if workload == "layernorm":
+        return [x, rng.standard_normal(WIDTH).astype(np.float32),
+                rng.standard_normal(WIDTH).astype(np.float32)]
+    return [x]
+
+
+# ---- one builder per framework: (workload, variant) -> (fn, args, to_numpy, sync) -------
+
+def numpy_builder(workload, variant):
+    f32 = np.float32
+    if workload == "chain":
+        def fn(v):
+            return np.exp(np.tanh(v * f32(1.5) + f32(2.0)) * v - f32(0.5)) * f32(0.1) + v
+    elif workload == "gelu":
+        try:
+            from scipy.special import erf
+        except ImportError:
+            raise NotImplementedError("NumPy has no erf (SciPy is not installed)")
+
+        def fn(x):
+            return f32(0.5) * x * (f32(1.0) + erf(x * f32(1 / np.sqrt(2))))
+    elif workload == "softmax":
+        def fn(x):
+            e = np.exp(x - x.max(-1, keepdims=True))
+            return e / e.sum(-1, keepdims=True)
+    else:
+        def fn(x, w, b):
+            mean = x.mean(-1, keepdims=True)
+            var = ((x - mean) ** 2).mean(-1, keepdims=True)
+            return (x - mean) / np.sqrt(var + f32(1e-5)) * w + b
+    return fn, inputs(workload), np.asarray, None
+
+
+def _mindspore_api(workload, ops):
+    """The workload written with MindSpore's API, which tensorjit's follows."""
+    if workload == "chain":
+        return lambda v: ops.exp(ops.tanh(v * 1.5 + 2) * v - 0.5) * 0.1 + v
+    if workload == "gelu":
+        return lambda x: ops.gelu(x, approximate="none")
+    if workload == "softmax":
+        return lambda x: ops.softmax(x, -1)
+    return lambda x, w, b: ops.layer_norm(x, (WIDTH,), w, b, 1e-5)
+
+
+def tensorjit_builder(workload, variant):
+    import tensorjit as ms
+    fn = _mindspore_api(workload, ms.ops)
+    if variant != "eager":
+        fn = ms.jit(fn, jit_level=variant)
+    return fn, [ms.Tensor(a) for a in inputs(workload)], lambda t: t.asnumpy(), None
+
+
+def torch_builder(workload, variant):
+    import torch
+    import torch.nn.functional as F
+    if workload == "chain":
+        def fn(v):
+            return ((v * 1.5 + 2).tanh() * v - 0.5).exp() * 0.1 + v
+    elif workload == "gelu":
+        def fn(x):
+            return F.gelu(x)
+    elif workload == "softmax":
+        def fn(x):
+            return torch.softmax(x, -1)
+    else:
+        def fn(x, w, b):
+            return F.layer_norm(x, (WIDTH,), w, b, 1e-5)
+    if variant == "compile":
+        fn = torch.compile(fn)
+    inference = torch.inference_mode()
+
+    def run(*args):
+        with inference:
+            return fn(*args)
+    return run, [torch.from_numpy(a) for a in inputs(workload)], lambda t: t.numpy(), None
+
+
+def jax_builder(workload, variant):
+    import jax
+    import jax.numpy as jnp
+    if workload == "chain":
+        def fn(v):
+            return jnp.exp(jnp.tanh(v * 1.5 + 2) * v - 0.5) * 0.1 + v
+    elif workload == "gelu":
+        def fn(x):
+            return jax.nn.gelu(x, approximate=False)
+    elif workload == "softmax":
+        def fn(x):
+            return jax.nn.softmax(x, -1)
+    else:
+        def fn(x, w, b):
+            mean = x.mean(-1, keepdims=True)
+            var = ((x - mean) ** 2).mean(-1, keepdims=True)
+            return (x - mean) * jax.lax.rsqrt(var + 1e-5) * w + b
+    if variant == "jit":
+        fn = jax.jit(fn)
+    args = [jnp.asarray(a) for a in inputs(workload)]
+    return fn, args, np.asarray, lambda out: out.block_until_ready()
+
+
+def mindspore_builder(workload, variant):
+    import mindspore as ms
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    fn = _mindspore_api(workload, ms.ops)
+    if variant != "pynative":
+        fn = ms.jit(fn)
+    return fn, [ms.Tensor(a) for a in inputs(workload)], lambda t: t.asnumpy(), None
+
+
+BUILDERS = {"numpy": numpy_builder, "tensorjit": tensorjit_builder, "torch": torch_builder,
+            "jax": jax_builder, "mindspore": mindspore_builder}
+
+
+def serve(framework):
+    builder = BUILDERS[framework]
+    built = {}
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            if request["op"] == "exit":
+                break
+            if request["op"] == "build":
+                reply = _build(builder, request, built)
+            else:
+                fn, args, _, sync = built[request["key"]]
+                reply = {"per_call_s": _loop(fn, args, sync, request["calls"])}
+        except NotImplementedError as exc:
+            reply = {"error": f"not available: {exc}"}
+        except Exception as exc:
+            reply = {"error": f"{type(exc).__name__}: {exc}".splitlines()[0][:300],
+                     "traceback": traceback.format_exc(limit=6)[-2000:]}
+        print(json.dumps(reply), flush=True)
+
+
+def _build(builder, request, built):
+    if request["workload"] not in WORKLOADS:
+        raise NotImplementedError(f"unknown workload {request['workload']!r}")
+    fn, args, to_numpy, sync = builder(request["workload"], request["variant"])
+    start = time.perf_counter()
+    out = fn(*args)
+    if sync:
+        sync(out)
+    prepare = time.perf_counter() - start
+    np.save(request["output"], to_numpy(out))
+    call = min(_loop(fn, args, sync, 1) for _ in range(2))
+    key = f"{request['workload']}/{request['variant']}"
+    built[key] = (fn, args, to_numpy, sync)
+    return {"key": key, "prepare_s": prepare, "call_s": call}
+
+
+def _loop(fn, args, sync, calls):
+    start = time.perf_counter()
+    for _ in range(calls):
+        out = fn(*args)
+    if sync:
+        sync(out)
+    return (time.perf_counter() - start) / calls
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1])

@@ -1,0 +1,57 @@
+"""What O1 made is visible (``lower(...).kernels``), single composite ops get a kernel of
+their own, and reductions in kernels keep eager's results."""
+import numpy as np
+import pytest
+
+import tensorjit as ms
+from tensorjit import Tensor, ops
+
+pytest.importorskip("numba")
+
+
+def chain(v):
+    return ((v * 1.5 + 2).tanh() * v - 0.5).exp() * 0.1 + v
+
+
+def test_lower_shows_the_fused_kernel_source():
+    x = Tensor(np.linspace(-3, 3, 64, dtype=np.float32))
+    lowered = ms.jit(chain, jit_level="O1").lower(x)
+    assert "fused" in lowered.code
+    [kernel] = lowered.kernels
+    assert "@njit" in kernel and "tanh(" in kernel and "exp(" in kernel
+    assert ms.jit(chain, jit_level="O0").lower(x).kernels == []
+
+
+def gelu(x):            # named like the primitive it calls: the generated code must cope
+    return ops.gelu(x, approximate="none")
+
+
+@pytest.mark.parametrize("fn", [gelu, ops.sigmoid, ops.silu, ops.exp])
+def test_one_composite_or_transcendental_op_gets_a_kernel(fn):
+    x = Tensor(np.linspace(-6, 6, 4096, dtype=np.float32))
+    jitted = ms.jit(fn, jit_level="O1", capture_mode="trace")
+    assert len(jitted.lower(x).kernels) == 1
+    np.testing.assert_allclose(jitted(x).asnumpy(), fn(x).asnumpy(), rtol=4e-7, atol=1e-38)
+
+
+def test_one_cheap_op_stays_a_numpy_call():
+    x = Tensor(np.linspace(-6, 6, 4096, dtype=np.float32))
+    assert ms.jit(ops.sqrt, jit_level="O1", capture_mode="trace").lower(x).kernels == []
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_vectorized_reductions_match_eager(dtype):
+    rng = np.random.default_rng(0)
+    x = Tensor((rng.standard_normal((37, 301)) * 10).astype(dtype))
+
+    def norms(x):
+        return (ops.softmax(x, -1), ops.log_softmax(x, -1), x - x.max(1, True),
+                (x * 2.0).sum(1, keepdims=True), ops.amin(x * x, 1, True))
+    eager = norms(x)
+    # a sum's rounding depends on its order (NumPy: pairwise in the dtype; kernels: SIMD
+    # lanes in float64): allow a few ulp of the sum of the magnitudes
+    eps = np.finfo(dtype).eps
+    scale = 2 * np.abs(x.asnumpy().astype(np.float64)).sum()
+    for got, want in zip(ms.jit(norms, jit_level="O1")(x), eager):
+        np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=8 * eps,
+                                   atol=4 * eps * scale / x.shape[0])
