@@ -105,13 +105,23 @@ div_p = binary("div", _keep_dtype(np.true_divide), _div_vjp, scalar="{0} / {1}")
 floordiv_p = binary("floordiv", _keep_dtype(np.floor_divide), _no_grad2,   # bool // bool
                     no_scalar=_NUMBA_DIVMOD)
 mod_p = binary("mod", _keep_dtype(np.mod), _mod_vjp, no_scalar=_NUMBA_DIVMOD)  # int8 in NumPy
+def _numpy_power_half_is_sqrt(dtype):
+    """Whether this NumPy computes ``power(x, 0.5)`` as a square root for ``dtype``: NumPy 2.3
+    and later do (``power(-inf, 0.5)`` is sqrt's NaN), earlier releases call pow (inf)."""
+    with np.errstate(all="ignore"):
+        return bool(np.isnan(np.power(np.array([-np.inf], dtype), dtype.type(0.5)))[0])
+
+
+_HALF_IS_SQRT = {name: _numpy_power_half_is_sqrt(np.dtype(name))
+                 for name in ("float16", "float32", "float64")}
+
+
 def _pow_scalar(s, a, b):
-    # NumPy's power with a scalar exponent of 2 or 0.5 is a square or a square root (so
-    # np.power(-inf, 0.5) is sqrt's NaN, not pow's inf): kernels do the same
+    # kernels follow NumPy's own shortcuts for a scalar exponent, special values included
     exponent = s.constant(b)
     if exponent == 2:
         return f"{a} * {a}"
-    if exponent == 0.5 and s.is_float:
+    if exponent == 0.5 and s.is_float and _HALF_IS_SQRT.get(str(s.dtype), False):
         return f"sqrt({a})"
     return f"pow({a}, {b})"
 
