@@ -144,8 +144,9 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         seeds = {}
         for o, c in zip(outs, cotangents):
             node = tape.node_of(o)
-            if node is not None:
-                seeds[node] = ops.as_tensor(c, o.dtype)
+            if node is not None:      # an output given twice gets both cotangents
+                seed = ops.as_tensor(c, o.dtype)
+                seeds[node] = seed if node not in seeds else ops.add(seeds[node], seed)
         cts = tape.backward(seeds)
         return tuple(cts.get(n) if cts.get(n) is not None else ops.zeros_like(x)
                      for n, x in zip(nodes, inputs))

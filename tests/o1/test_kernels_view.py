@@ -55,3 +55,46 @@ def test_vectorized_reductions_match_eager(dtype):
     for got, want in zip(ms.jit(norms, jit_level="O1")(x), eager):
         np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=8 * eps,
                                    atol=4 * eps * scale / x.shape[0])
+
+
+def test_softmax_kernel_computes_exp_once_and_reads_it_back():
+    x = Tensor(np.random.default_rng(1).standard_normal((3, 1500)).astype(np.float32))
+    softmax = ms.jit(lambda x: ops.softmax(x, -1), jit_level="O1", capture_mode="trace")
+    [kernel] = softmax.lower(x).kernels
+    assert kernel.count("exp(") == 1
+    np.testing.assert_allclose(softmax(x).asnumpy(), ops.softmax(x, -1).asnumpy(),
+                               rtol=4e-7, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["ast", "bytecode", "trace"])
+def test_stashing_kernel_never_writes_into_an_operand_it_still_reads(mode):
+    # the softmax's input is a fresh, dying buffer (a matmul's result, a product): buffer
+    # reuse may offer it as the output, but the kernel stores exp(...) in its output before
+    # the last stage reads the input again
+    rng = np.random.default_rng(2)
+    a = Tensor(rng.standard_normal((6, 40)).astype(np.float32))
+    b = Tensor(rng.standard_normal((40, 700)).astype(np.float32))
+
+    def f(a, b):
+        m = ops.matmul(a, b)
+        y = m * 0.5
+        return ops.softmax(y, -1) * y + ops.softmax(m, 0)
+
+    want = f(a, b).asnumpy()
+    for _ in range(2):
+        got = ms.jit(f, jit_level="O1", capture_mode=mode)(a, b).asnumpy()
+        np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-6)
+
+
+def test_float32_sums_of_long_rows_are_as_accurate_as_numpy():
+    # blocks of float32 lanes, blocks added in float64: error no larger than NumPy's
+    # pairwise float32 sum, on rows of a million values and on rows not a multiple of
+    # the block
+    rng = np.random.default_rng(3)
+    for shape in [(2, 1 << 20), (5, 1537), (7, 1)]:
+        x = (rng.random(shape) + 0.5).astype(np.float32)
+        exact = x.astype(np.float64).sum(1)
+        got = ms.jit(lambda t: (t * 1.0).sum(1), jit_level="O1")(Tensor(x)).asnumpy()
+        numpy_error = np.abs(x.sum(1, dtype=np.float32) - exact) / exact
+        error = np.abs(got.astype(np.float64) - exact) / exact
+        assert np.all(error <= np.maximum(numpy_error, np.finfo(np.float32).eps)), shape

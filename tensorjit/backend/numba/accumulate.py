@@ -5,7 +5,8 @@ one add after another: a chain of dependent adds, 8-10x slower than NumPy's sum 
 row. ``add`` carries the ``reassoc`` flag on that one instruction (not on the kernel:
 ``fastmath`` would also rewrite the polynomials of scalar_math.py), which lets LLVM keep
 several partial sums in SIMD lanes, as NumPy's pairwise sum does; the order of the
-additions changes, not their precision (float32 rows still accumulate in float64).
+additions changes, not their precision (float32 sums add blocks of 512 elements in float32
+and the blocks in float64, source.py).
 
 ``larger`` / ``smaller`` are a max / min step that assumes no NaN (the ``nnan`` flag,
 which LLVM needs to vectorize the select); the kernel tracks NaN separately

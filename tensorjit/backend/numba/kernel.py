@@ -2,6 +2,7 @@
 the disk cache or compiled once per kernel *structure* (the generated source, which depends
 on ranks, broadcasting patterns, ops and dtypes, not on sizes); without Numba, or for
 dtypes it does not handle (float16, bfloat16), the sub-graph's NumPy code."""
+import contextlib
 import hashlib
 import math
 import sys
@@ -42,7 +43,7 @@ class NativeKernel:
         signature = tuple(_type_key(a) for a in arrays)
         if signature in self.checked:
             return dispatcher(*arrays)
-        with _lock:
+        with _lock, _quiet_numba_checks():
             try:
                 before = _counts(dispatcher)
                 result = dispatcher(*arrays)
@@ -63,6 +64,17 @@ class NativeKernel:
                 STATS["loaded"] += 1
             self.checked.add(signature)
         return result
+
+
+@contextlib.contextmanager
+def _quiet_numba_checks():
+    """Numba's pedantic SSA check warns (NumbaIRAssumptionWarning, "please report") on the
+    selects that scalar_math's inlined functions make; the code it compiles is right, and a
+    user should not see it on their first call."""
+    from numba.core.errors import NumbaIRAssumptionWarning
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaIRAssumptionWarning)
+        yield
 
 
 def _counts(dispatcher):
@@ -157,11 +169,15 @@ def _native_wrapper(graph, ks, native):
         pool.append(buffer)
         return buffer
 
+    # a kernel that stashes values in its outputs before its last stage must not write
+    # into an operand it still reads
+    may_write_operands = not ks.stashes
+
     def run(*arrays, _out=None):
         args = [np.reshape(a, s) if r else a for a, s, r in zip(arrays, in_shapes, reshape_in)]
         outs = []
         for k, (shape, dtype, shape_c) in enumerate(out_specs):
-            target = _out[k] if _out is not None else None
+            target = _out[k] if _out is not None and may_write_operands else None
             if target is None or not target.flags.c_contiguous or not target.flags.writeable:
                 target = fresh(k, shape, dtype)
             outs.append(target)

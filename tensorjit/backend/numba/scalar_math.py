@@ -96,6 +96,24 @@ def _compiled(source, name, constants):
     return njit(inline="always")(namespace[name])
 
 
+def _chebyshev_fit(f, lo, hi, degree):
+    """Monomial coefficients (highest first) of the degree-``degree`` polynomial through
+    ``f`` at the Chebyshev points of [lo, hi], as a function of t = (x - mid) / half."""
+    from numpy.polynomial import chebyshev, polynomial
+    mid, half = (lo + hi) / 2, (hi - lo) / 2
+    fit = chebyshev.Chebyshev.interpolate(
+        lambda t: np.array([f(mid + half * v) for v in t]), degree)
+    return list(fit.convert(kind=polynomial.Polynomial).coef[::-1])
+
+
+def _scaled_fit(f, half, degree):
+    """Monomial coefficients (highest first), in x itself, of the Chebyshev interpolant of
+    ``f`` on [-half, half]: near-minimax, so a shorter polynomial than the Taylor series
+    reaches the same error."""
+    return [c / half ** k for k, c in
+            zip(range(degree, -1, -1), _chebyshev_fit(f, -half, half, degree))]
+
+
 # ---- exp ------------------------------------------------------------------------------
 # x = n ln2 + r with |r| <= ln2/2 (ln2 split in a high part with trailing zero bits, so
 # n * LN2_HI is exact, and the rest); e^x = 2^n e^r, 2^n applied in two halves so that
@@ -104,7 +122,7 @@ def _compiled(source, name, constants):
 _LN2_HI32, _LN2_LO32 = F32(0.693145751953125), F32(1.4286068203094173e-06)
 _LN2_HI64, _LN2_LO64 = F64(0.6931471803691238), F64(1.9082149292705877e-10)
 _INV_LN2_32, _INV_LN2_64 = F32(1 / math.log(2)), F64(1 / math.log(2))
-_exp_poly32 = _horner([1 / math.factorial(k) for k in range(9)][::-1], F32)
+_exp_poly32 = _horner(_scaled_fit(math.exp, math.log(2) / 2, 6), F32)
 _exp_poly64 = _horner([1 / math.factorial(k) for k in range(14)][::-1], F64)
 
 
@@ -239,34 +257,27 @@ def log1p64(x):
 
 
 # ---- tanh -----------------------------------------------------------------------------
-# float32: below 0.4 the odd series x + c2 x^3 + c3 x^5 + ... (c_n from Bernoulli numbers:
-# 2^2n (2^2n - 1) B_2n / (2n)!, 7 terms: 4e-9 relative), above it 1 - 2e/(1 + e) with
-# e = e^(-2|x|). float64: tanh|x| = t / (t + 2), t = expm1(2|x|). |x| is clamped where
-# tanh rounds to 1.
+# float32: tanh a = a P(t) / Q(t), t = (a/9)^2, for a = |x| <= 9, a rational fit of
+# relative error 9e-9 (tools/fit_tanh.py made it; coefficients in hex, exact); above 9 it
+# rounds to 1. One division and no exp: half the work of 1 - 2/(1 + e^2a). float64:
+# tanh a = t / (t + 2), t = expm1(2a), a clamped where tanh rounds to 1.
 
-def _tanh_coefficients(terms):
-    """c_2 .. c_(terms+1) of tanh x = sum c_n x^(2n-1), from Bernoulli numbers."""
-    from fractions import Fraction
-    a, bernoulli = [], []
-    for m in range(2 * terms + 3):          # Akiyama-Tanigawa
-        a.append(Fraction(1, m + 1))
-        for j in range(m, 0, -1):
-            a[j - 1] = j * (a[j - 1] - a[j])
-        bernoulli.append(a[0])
-    return [float(2 ** (2 * n) * (2 ** (2 * n) - 1) * bernoulli[2 * n] / math.factorial(2 * n))
-            for n in range(2, terms + 2)]
+_TANH_P = ["0x1.ffffffe58b517p-1", "0x1.53372c998a386p+3", "0x1.4630d591913c0p+4",
+           "0x1.7c8aa60d01f2ap+2", "-0x1.c0b3cb323d778p-1", "0x1.7d4b0253f00afp-3",
+           "-0x1.8fcef582847dep-6"]
+_TANH_Q = ["0x1.0000000000000p+0", "0x1.2ccdc92e69f91p+5", "0x1.4199d4231b13ep+7",
+           "0x1.0f22d7c0766afp+7"]
+_tanh_p32 = _horner([float.fromhex(c) for c in _TANH_P[::-1]], F32)
+_tanh_q32 = _horner([float.fromhex(c) for c in _TANH_Q[::-1]], F32)
 
-
-_tanh_series32 = _horner(_tanh_coefficients(6)[::-1], F32)
 
 @njit(inline="always")
 def tanh32(x):
     a = abs(x)
-    a = F32(9.5) if a > F32(9.5) else a
-    small = fma(a * (a * a), _tanh_series32(a * a), a)
-    e = exp32_core(F32(-2.0) * a)
-    large = F32(1.0) - (e + e) / (F32(1.0) + e)
-    r = small if a < F32(0.4) else large
+    a = F32(9.0) if a > F32(9.0) else a
+    t = a * a * F32(1 / 81)
+    r = a * _tanh_p32(t) / _tanh_q32(t)
+    r = F32(1.0) if a >= F32(9.0) else r
     r = -r if x < F32(0.0) else r
     return x if x == F32(0.0) or x != x else r
 
@@ -296,16 +307,6 @@ _ERF_CUT32, _ERF_CUT64, _ERF_SWITCH64 = F32(3.92), F64(5.93), F64(2.0)
 _TWO_OVER_SQRT_PI = F64(2 / math.sqrt(math.pi))
 _INV_SQRT_PI = F64(1 / math.sqrt(math.pi))
 _SPLIT = F64(134217729.0)                                   # 2^27 + 1
-
-
-def _chebyshev_fit(f, lo, hi, degree):
-    """Monomial coefficients (highest first) of the degree-``degree`` polynomial through
-    ``f`` at the Chebyshev points of [lo, hi], as a function of t = (x - mid) / half."""
-    from numpy.polynomial import chebyshev, polynomial
-    mid, half = (lo + hi) / 2, (hi - lo) / 2
-    fit = chebyshev.Chebyshev.interpolate(
-        lambda t: np.array([f(mid + half * v) for v in t]), degree)
-    return list(fit.convert(kind=polynomial.Polynomial).coef[::-1])
 
 
 def _erf_over_x(z):        # erf(sqrt z) / sqrt z
