@@ -230,6 +230,7 @@ def main(argv=None):
                 record["peers"] += run_numpy(case, repeat=repeat)
                 if workload == "simple":
                     record["interleaved"] = _interleaved(case, record)
+                    record["ten_ops"] = _ten_ops()
                 continue
             if not versions.get(peer):
                 record["peers"].append({"peer": peer, "version": None,
@@ -308,6 +309,14 @@ def _interleaved(case, record):
     try:
         return interleaved_per_call(case, [RowSpec.from_json(r["row"]) for r in chosen.values()])
     except Exception:          # the main table already has these rows; this is a refinement
+        return None
+
+
+def _ten_ops():
+    from .measure import ten_op_per_call
+    try:
+        return ten_op_per_call()
+    except Exception:          # a refinement of the main table, as above
         return None
 
 

@@ -160,3 +160,33 @@ def interleaved_per_call(case, row_specs, rounds=7):
             best[name] = min(best[name], timed_loop(fn, calls))
     n = max(len(case.calls), 1)
     return {name: seconds / n for name, seconds in best.items()}
+
+
+def ten_ops(a, b, c):
+    """Ten elementwise ops: the per-call overhead of a small function, beyond ``a*b+c``."""
+    d = a * b + c
+    e = (d - a) * (b + 1.0)
+    f = e / (c * c + 2.0)
+    return f - d * 0.5
+
+
+def ten_op_per_call(rounds=7, calls=200):
+    """Per-call seconds of ``ten_ops`` on 2x3 float32 tensors: raw NumPy and each capture
+    mode at O0, measured in alternation (best round)."""
+    import numpy as np
+    rng = np.random.default_rng(0)
+    arrays = [tuple(rng.standard_normal((2, 3)).astype(np.float32) for _ in range(3))
+              for _ in range(calls)]
+    tensors = [tuple(mindspore.Tensor(a) for a in args) for args in arrays]
+    contenders = {"numpy": (ten_ops, arrays)}
+    for mode in ("ast", "bytecode", "trace"):
+        CACHE.clear()
+        fn = mindspore.jit(ten_ops, capture_mode=mode, jit_level="O0")
+        for args in tensors[:CHECK_CALLS + 8]:
+            fn(*args)
+        contenders[f"{mode}.O0"] = (fn, tensors)
+    best = {name: math.inf for name in contenders}
+    for _ in range(rounds):
+        for name, (fn, args) in contenders.items():
+            best[name] = min(best[name], timed_loop(fn, args))
+    return {name: seconds / calls for name, seconds in best.items()}

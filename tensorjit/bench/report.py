@@ -178,6 +178,14 @@ def numpy_ratio_line(case):
             text += (f"\nslowest capture mode ({slowest}) / raw NumPy per call: {worst:.2f}x "
                      "(target: at most 1.5x)")
             case["slowest_mode_over_numpy"] = worst
+        ten = case.get("ten_ops")
+        if ten:
+            slowest = max((k for k in ten if k != "numpy"), key=ten.get)
+            worst = ten[slowest] / ten["numpy"]
+            text += (f"\n10-op function on 2x3 tensors, per call: raw NumPy "
+                     f"{fmt_time(ten['numpy'])}, slowest capture mode ({slowest}) "
+                     f"{fmt_time(ten[slowest])} = {worst:.2f}x NumPy (target: at most 2x)")
+            case["ten_ops_slowest_over_numpy"] = worst
     elif best is not None:
         ratio = best["per_call_s"] / base
     else:

@@ -55,6 +55,8 @@ def test_simple_prints_the_seed_table_with_every_row_checked(tmp_path, capsys):
     # issue 3's printout: per call, raw NumPy vs eager and jitted tensorjit, and the ratio
     assert "raw NumPy" in text and "jit(trace, O0)" in text
     assert "jitted / raw NumPy per call:" in text
+    assert "slowest capture mode" in text and "10-op function on 2x3 tensors" in text
+    assert set(case["ten_ops"]) == {"numpy", "ast.O0", "bytecode.O0", "trace.O0"}
     numpy_row = case["peers"][0]
     assert numpy_row["peer"] == "numpy" and numpy_row["status"] == OK
 
