@@ -7,12 +7,12 @@ so:
   * under a graph capture the backward pass is recorded into the same graph, and
   * an enclosing tape records the backward pass too (higher-order gradients).
 """
-import threading
 import weakref
 
 from ..tensor import Tensor
 from ..state import state
 from .. import ops
+from ..locks import ForkSafeLock
 
 
 class Tape:
@@ -101,7 +101,7 @@ class Tape:
 # when it is non-zero they defer to the slow path, which checks this thread's tapes.
 _active_tapes = 0
 _tape_watchers = weakref.WeakSet()     # jitted entry points
-_tape_lock = threading.Lock()
+_tape_lock = ForkSafeLock()
 
 
 def watch_tapes(entry_point):

@@ -32,6 +32,7 @@ class Emitter:
         self.names = {}          # Var -> local name (or, for an inlined value, expression)
         self.counter = 0
         self.inline = frozenset()   # values whose expression goes where they are used
+        self.depth = {}             # inlined value -> how deeply its expression nests
 
     def bind_global(self, hint, value):
         for name, existing in self.globals.items():
@@ -157,6 +158,11 @@ def generate(graph, prefix="", input_names=None, local_prefix=""):
     return GraphCode(graph, emitter, names, body, outputs, ref_writes)
 
 
+# A chain of single-use values is written as one expression only this deep: Python's
+# parser refuses more than 200 nested parentheses, and long expressions gain nothing.
+MAX_INLINE_DEPTH = 8
+
+
 def _single_use_values(graph):
     """Values used exactly once, by a node emitted as a plain expression statement, a
     graph output or a parameter write: their operator expression is written where they
@@ -211,8 +217,11 @@ def emit_node(node, emitter):
         params = [f"{k}={emitter.param(v)}" for k, v in node.params.items()]
         expr = f"{kernel}({', '.join(args + params)})"
     if template and len(node.outputs) == 1 and node.outputs[0] in emitter.inline:
-        emitter.names[node.outputs[0]] = expr      # written where it is used
-        return []
+        depth = 1 + max([emitter.depth.get(v, 0) for v in node.inputs], default=0)
+        if depth <= MAX_INLINE_DEPTH:
+            emitter.names[node.outputs[0]] = expr      # written where it is used
+            emitter.depth[node.outputs[0]] = depth
+            return []
     outs = [emitter.local(v) for v in node.outputs]
     if not outs:
         return [expr]

@@ -7,21 +7,58 @@ the value guards inside their graphs. Bounded (least recently used goes first) a
 thread-safe; concurrent first calls with one key compile once.
 """
 import collections
-import threading
 import types
 import weakref
 
 from ..pytree import Identity, identities, static_key
+from ..locks import ForkSafeLock
 
 DEFAULT_MAX_ENTRIES = 1024
+
+
+class _Bucket:
+    """The entries of one key, found by their input shapes in constant time however many
+    shapes were compiled (shape-generic entries under ``None``), and their order of use
+    (oldest first) for eviction."""
+    __slots__ = ("by_shapes", "order")
+
+    def __init__(self):
+        self.by_shapes = {}                          # shapes -> [Entry], most recent first
+        self.order = collections.OrderedDict()      # id(entry) -> entry
+
+    def __len__(self):
+        return len(self.order)
+
+    def add(self, entry):
+        self.by_shapes.setdefault(entry.shapes, []).insert(0, entry)
+        self.order[id(entry)] = entry
+
+    def find(self, shapes):
+        exact = self.by_shapes.get(shapes, ()) if shapes is not None else ()
+        return list(exact) + list(self.by_shapes.get(None, ()))
+
+    def promote(self, entry):
+        entries = self.by_shapes.get(entry.shapes)
+        if entries and entries[0] is not entry and entry in entries:
+            entries.remove(entry)
+            entries.insert(0, entry)
+        if id(entry) in self.order:
+            self.order.move_to_end(id(entry))
+
+    def drop_oldest(self):
+        _, entry = self.order.popitem(last=False)
+        entries = self.by_shapes[entry.shapes]
+        entries.remove(entry)
+        if not entries:
+            del self.by_shapes[entry.shapes]
 
 
 class CompileCache:
     def __init__(self, max_entries=DEFAULT_MAX_ENTRIES):
         self.max_entries = max_entries
-        self.buckets = collections.OrderedDict()     # key -> [Entry], most recent first
+        self.buckets = collections.OrderedDict()     # key -> _Bucket, least recent first
         self.size = 0
-        self.lock = threading.RLock()
+        self.lock = ForkSafeLock(reentrant=True)
         self.compile_locks = {}
         # keys that mention an object (a Cell, a method's self) go when the object does
         self.keys_of_owner = {}                       # id(object) -> {key}
@@ -33,19 +70,21 @@ class CompileCache:
             if not bucket:
                 return []
             self.buckets.move_to_end(key)
-            return [e for e in bucket if e.shapes is None or e.shapes == shapes]
+            return bucket.find(shapes)
 
     def add(self, key, entry):
         with self.lock:
-            if key not in self.buckets:
+            bucket = self.buckets.get(key)
+            if bucket is None:
                 self._watch_owners(key)
-            self.buckets.setdefault(key, []).insert(0, entry)
+                bucket = self.buckets[key] = _Bucket()
+            bucket.add(entry)
             self.buckets.move_to_end(key)
             self.size += 1
             while self.size > self.max_entries and self.buckets:
                 old_key, old_bucket = next(iter(self.buckets.items()))
                 if old_key == key and len(self.buckets) == 1:
-                    old_bucket.pop()          # only this key: drop its oldest entry
+                    old_bucket.drop_oldest()  # only this key: drop its oldest entry
                     self.size -= 1
                     continue
                 self._drop(old_key)
@@ -75,15 +114,14 @@ class CompileCache:
         """Move an entry that just served a call to the front of its bucket."""
         with self.lock:
             bucket = self.buckets.get(key)
-            if bucket and bucket[0] is not entry and entry in bucket:
-                bucket.remove(entry)
-                bucket.insert(0, entry)
+            if bucket:
+                bucket.promote(entry)
 
     def compile_lock(self, key):
         with self.lock:
             lock = self.compile_locks.get(key)
             if lock is None:
-                lock = self.compile_locks[key] = threading.Lock()
+                lock = self.compile_locks[key] = ForkSafeLock()
             return lock
 
     def clear(self):

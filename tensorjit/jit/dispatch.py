@@ -19,7 +19,6 @@ graph replaces the function's ``__code__``, so references the user holds stay va
 import functools
 import itertools
 import re
-import threading
 
 from .. import pytree
 from ..tensor import Tensor, Parameter
@@ -29,6 +28,7 @@ from ..ops.effects import GuardFailure
 from ..backend.codegen import generate
 from ..nn.cell import STATE_VERSION
 from . import user_errors
+from ..locks import ForkSafeLock
 
 _SCALAR_TYPES = (bool, int, float, str)
 _HOT_PREFIX = "_tj_h_"
@@ -97,7 +97,7 @@ def install_hot_entry(jit_function, entry, args, kwargs, leaves):
     """Give the jitted callable an inline fast path for ``entry`` and calls like this one
     (one thread at a time; a thread finding another one installing skips it)."""
     with _install_locks:
-        lock = jit_function.__dict__.setdefault("_tj_install_lock", threading.Lock())
+        lock = jit_function.__dict__.setdefault("_tj_install_lock", ForkSafeLock())
     if not lock.acquire(blocking=False):
         return False
     try:
@@ -182,7 +182,7 @@ def _install_hot_entry(jit_function, entry, args, kwargs, leaves):
 
 _versions = itertools.count(1)
 _KEPT_VERSIONS = 16
-_install_locks = threading.Lock()
+_install_locks = ForkSafeLock()
 
 
 def _versioned(source, namespace, base, version):

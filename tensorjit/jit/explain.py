@@ -16,7 +16,7 @@ class Explanation:
         self.fallbacks = list(info.fallbacks)
         self.guards = list(info.guards)
         self.compilations = [(e.reason, e.seconds) for e in jit_function.events]
-        self.recompile_count = max(0, len(self.compilations) - 1)
+        self.recompile_count = max(0, jit_function.compile_count - 1)
         self.shape_generic = entry.shapes is None
 
     def __str__(self):
@@ -45,9 +45,11 @@ class Explanation:
             from ..passes.schedule import format_bytes
             lines.append(f"  exec_order: {memory['exec_order']}, estimated peak memory of "
                          f"intermediates: {format_bytes(memory['peak_bytes'])}")
-        lines.append(f"  compilations: {len(self.compilations)} "
-                     f"(recompilations: {self.recompile_count})")
-        lines += [f"    #{i + 1} {reason} ({seconds * 1e3:.1f} ms)"
+        total = self.recompile_count + 1
+        shown = len(self.compilations)
+        lines.append(f"  compilations: {total} (recompilations: {self.recompile_count})"
+                     f"{f'; the latest {shown}:' if shown < total else ''}")
+        lines += [f"    #{total - shown + i + 1} {reason} ({seconds * 1e3:.1f} ms)"
                   for i, (reason, seconds) in enumerate(self.compilations)]
         return "\n".join(lines)
 

@@ -5,6 +5,7 @@ checks cheap guards and runs the graph's code inline. Anything else lands in
 ``JitFunction.call``: compute the cache key, try the cached entries (their value guards run
 inside the graph), or capture -> optimize -> compile a new entry.
 """
+import collections
 import functools
 import time
 import types
@@ -61,8 +62,15 @@ class Entry:
 
 
 class CompileEvent:
-    def __init__(self, reason, seconds, entry):
-        self.reason, self.seconds, self.entry = reason, seconds, entry
+    """Why and how long: what ``explain`` reports (not the entry: a function compiled
+    for thousands of shapes must not keep the graphs the cache dropped)."""
+    __slots__ = ("reason", "seconds")
+
+    def __init__(self, reason, seconds):
+        self.reason, self.seconds = reason, seconds
+
+
+KEPT_EVENTS = 64     # the most recent compilations and guard failures a function remembers
 
 
 def resolve_target(fn):
@@ -88,8 +96,10 @@ class JitFunction:
         self.fn_key = function_key(fn)
         self.opts_key = opts.key()
         self.static_positions = self._static_positions()
-        self.events = []             # CompileEvent per compilation
-        self.guard_failures = []     # descriptions of guard failures that caused a retry
+        self.events = collections.deque(maxlen=KEPT_EVENTS)   # recent CompileEvents
+        self.compile_count = 0
+        # descriptions of recent guard failures that caused a retry
+        self.guard_failures = collections.deque(maxlen=KEPT_EVENTS)
         self._warned = False
         self.hot_entry = None
         self.hot_installs = 0
@@ -101,9 +111,13 @@ class JitFunction:
         self.entry_point = dispatch.build_entry_point(self)
 
     def _note_recapture(self, reason):
-        event = CompileEvent(reason, 0.0, None)
-        self.events.append(event)
+        event = CompileEvent(reason, 0.0)
+        self._record(event)
         return event
+
+    def _record(self, event):
+        self.events.append(event)
+        self.compile_count += 1
 
     def _static_positions(self):
         positions = set()
@@ -205,7 +219,7 @@ class JitFunction:
         return _MISS
 
     def _compile_reason(self, tried):
-        if not self.events:
+        if not self.compile_count:
             return "first call"
         if tried and self.guard_failures:
             return f"guard failed: {self.guard_failures[-1]}"
@@ -217,15 +231,15 @@ class JitFunction:
         STATS["compiles"] += 1
         CACHE.add(key, entry)
         self.last_entry = entry
-        self.events.append(CompileEvent(reason, time.perf_counter() - start, entry))
+        self._record(CompileEvent(reason, time.perf_counter() - start))
         self._warn_if_recompiling()
         return result
 
     def _warn_if_recompiling(self):
-        if len(self.events) > RECOMPILE_WARNING_THRESHOLD and not self._warned:
+        if self.compile_count > RECOMPILE_WARNING_THRESHOLD and not self._warned:
             self._warned = True
             warnings.warn(
-                f"tensorjit: {self.name} has been compiled {len(self.events)} times (latest "
+                f"tensorjit: {self.name} has been compiled {self.compile_count} times (latest "
                 f"cause: {self.events[-1].reason}). Recompiling on every call is slow: pass "
                 f"changing Python values as tensors (or mutable()), or see "
                 f"tensorjit.explain({self.name}).", RuntimeWarning, stacklevel=4)

@@ -9,10 +9,12 @@ one, a virtual environment ``.venvs/py3.X`` in the checkout is made (and kept fo
 run), the project is installed there with its test extra, and the test suite runs in it
 (``--quick``: the capture, fuzzer and example tests only). Then the examples run with
 ``--check`` in every interpreter, the running one included, and their results must agree
-to float32 rounding (the interpreters may carry different NumPy releases). It prints which
-versions ran and which were not found; exit status 1 if anything failed.
+to float32 rounding (the interpreters may carry different NumPy releases). Interpreters are
+checked two at a time (``--jobs``; each suite is one process, mostly on one core). It prints
+which versions ran and which were not found; exit status 1 if anything failed.
 """
 import argparse
+import concurrent.futures
 import glob
 import os
 import re
@@ -153,12 +155,15 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true",
                         help="run the capture, fuzzer and example tests only")
     parser.add_argument("--no-examples", action="store_true")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                        help="interpreters checked at once (default: 2, or 1 on one core)")
     args = parser.parse_args(argv)
     root = project_root()
     running = "%d.%d" % sys.version_info[:2]
     wanted = [v.strip() for v in args.only.split(",") if v.strip()]
     ok, ran, missing = True, [], []
     reference = None if args.no_examples else example_numbers(root, sys.executable)
+    found = []
     for version in wanted:
         if version == running:
             continue
@@ -166,31 +171,43 @@ def main(argv=None):
         if interpreter is None:
             missing.append(version)
             print(f"CPython {version}: not found (no python{version} on PATH or in pyenv)")
-            continue
-        print(f"CPython {version} ({interpreter}):", flush=True)
-        try:
-            python = prepare_venv(root, version, interpreter)
-            passed, seconds, summary, failed = run_suite(root, python, args.quick)
-            print(f"  test suite{' (quick)' if args.quick else ''}: {summary} "
-                  f"({seconds:.0f} s)")
-            for line in failed[:30]:
-                print(f"    {line}")
-            ok &= passed
-            if reference is not None:
-                worst, problems = compare(reference, example_numbers(root, python))
-                print(f"  examples: {len(reference)} results "
-                      + ("agree with" if not problems else "DIFFER from")
-                      + f" CPython {running}'s (largest relative difference {worst:.1e})")
-                for problem in problems:
-                    print(f"    {problem}")
-                ok &= not problems
-            ran.append(version)
-        except (RuntimeError, subprocess.SubprocessError) as exc:
-            print(f"  failed: {exc}")
-            ok = False
+        else:
+            found.append((version, interpreter))
+    # each suite is one process, mostly on one core: run them side by side
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        reports = [pool.submit(check_version, root, version, interpreter, args.quick,
+                               reference, running) for version, interpreter in found]
+        for (version, _), report in zip(found, reports):
+            passed, text = report.result()
+            print(text, flush=True)
+            ok = ok and bool(passed)
+            if passed is not None:
+                ran.append(version)
     print(f"ran on CPython {', '.join([running + ' (this one)'] + ran)}"
           + (f"; not found: {', '.join(missing)}" if missing else ""))
     return 0 if ok else 1
+
+
+def check_version(root, version, interpreter, quick, reference, running):
+    """(passed, report text) for one interpreter: its venv, the suite, the examples;
+    passed is None if it could not be set up."""
+    lines = [f"CPython {version} ({interpreter}):"]
+    try:
+        python = prepare_venv(root, version, interpreter)
+        passed, seconds, summary, failed = run_suite(root, python, quick)
+        lines.append(f"  test suite{' (quick)' if quick else ''}: {summary} ({seconds:.0f} s)")
+        lines += [f"    {line}" for line in failed[:30]]
+        if reference is not None:
+            worst, problems = compare(reference, example_numbers(root, python))
+            lines.append(f"  examples: {len(reference)} results "
+                         + ("agree with" if not problems else "DIFFER from")
+                         + f" CPython {running}'s (largest relative difference {worst:.1e})")
+            lines += [f"    {problem}" for problem in problems]
+            passed = passed and not problems
+        return passed, "\n".join(lines)
+    except (RuntimeError, subprocess.SubprocessError) as exc:
+        lines.append(f"  failed: {exc}")
+        return None, "\n".join(lines)
 
 
 if __name__ == "__main__":

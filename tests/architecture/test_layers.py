@@ -12,7 +12,7 @@ import os
 import tensorjit
 
 LAYERS = [
-    ("dtype", "aval", "state", "context"),          # leaves
+    ("dtype", "aval", "state", "context", "locks"),  # leaves
     ("tensor",),                                    # Tensor, Parameter
     ("ir", "ops", "autodiff", "pytree"),            # graph + rewrite engine; registry; tape
     ("passes", "backend", "nn"),                    # passes; codegen, GE, numba; layers

@@ -63,3 +63,51 @@ def test_dropped_jitted_functions_release_their_closures(small_cache, mode):
     del net, jitted
     gc.collect()
     assert ref() is None
+
+
+@pytest.mark.parametrize("mode", ["trace", "bytecode", "ast"])
+def test_five_thousand_shapes_keep_memory_bounded(small_cache, mode):
+    # issue 17: a function whose graph depends on the shape compiles an entry per shape;
+    # the cache keeps the most recent 64 (here), and memory stops growing
+    import tracemalloc
+
+    def f(x):
+        return x * float(x.shape[0]) + 1.0
+
+    jitted = ms.jit(f, capture_mode=mode)
+    tracemalloc.start()
+    try:
+        sizes = {}
+        for n in range(1, 5001):
+            out = jitted(Tensor(np.ones(n, np.float32)))
+            assert out.shape == (n,) and out.asnumpy()[-1] == n + 1.0
+            if n in (1000, 5000):
+                gc.collect()
+                sizes[n] = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert small_cache.size <= 64
+    [bucket] = small_cache.buckets.values()
+    assert len(bucket.by_shapes) == len(bucket) == 64
+    # 4,000 more shapes, each replacing an older entry: no growth beyond noise
+    assert sizes[5000] - sizes[1000] < 1_000_000, sizes
+
+
+def test_entries_are_found_by_shape_among_thousands():
+    from tensorjit.jit.cache import CompileCache
+
+    class FakeEntry:
+        def __init__(self, shapes):
+            self.shapes = shapes
+
+    cache = CompileCache(max_entries=10_000)
+    entries = [FakeEntry(((n,),)) for n in range(5000)]
+    generic = FakeEntry(None)
+    for entry in entries + [generic]:
+        cache.add("key", entry)
+    # a dict lookup by shapes, not a scan: the exact entry, then the shape-generic one
+    assert cache.candidates("key", ((4321,),)) == [entries[4321], generic]
+    assert cache.candidates("key", ((9999,),)) == [generic]
+    cache.max_entries = 100
+    cache.add("key", FakeEntry(((1,),)))
+    assert cache.size == 100 and cache.candidates("key", ((0,),)) == [generic]

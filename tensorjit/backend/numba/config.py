@@ -1,14 +1,53 @@
 """Whether Numba is there, and the switches and counters the native kernels share."""
 import os
-import threading
+
+from ...locks import ForkSafeLock, at_fork
 
 NUMBA_AVAILABLE = None          # None: not probed yet; tests monkeypatch this to False
 PARALLEL_MIN_ELEMENTS = 1 << 15  # smaller kernels run single-threaded (cheaper to start)
 STATS = {"compiled": 0, "loaded": 0, "numpy": 0, "recovered": 0}
-LOCK = threading.RLock()
+LOCK = ForkSafeLock(reentrant=True)   # one kernel compiles at a time
+COMPILE_AFTER_FORK = True    # False in a child forked while a kernel was compiling
+
+
+# fork() waits (a bounded time) for a kernel being compiled, or Numba being imported: a
+# child forked in the middle would inherit LLVM's and Numba's state half-way, and the
+# import lock of a module another thread was importing stays held in the child for ever. If the wait runs out,
+# the child builds no new native kernels (they run on NumPy), and never waits on a lock
+# that nobody in it will release.
+_FORK_WAIT_SECONDS = 60.0
+_held_for_fork = [False]
+
+
+def _before_fork():
+    _held_for_fork[0] = LOCK.acquire(timeout=_FORK_WAIT_SECONDS)
+
+
+def _after_fork_in_parent():
+    if _held_for_fork[0]:
+        LOCK.release()
+
+
+def _after_fork_in_child():
+    global COMPILE_AFTER_FORK
+    if _held_for_fork[0]:
+        LOCK.release()
+    else:
+        COMPILE_AFTER_FORK = False
+
+
+at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
+        after_in_child=_after_fork_in_child)
 
 
 def numba_available():
+    if NUMBA_AVAILABLE is None:
+        with LOCK:       # a fork waits for the import (see above)
+            _probe_numba()
+    return NUMBA_AVAILABLE
+
+
+def _probe_numba():
     global NUMBA_AVAILABLE
     if NUMBA_AVAILABLE is None:
         try:
@@ -21,7 +60,6 @@ def numba_available():
             NUMBA_AVAILABLE = True
         except Exception:     # pragma: no cover - depends on the environment
             NUMBA_AVAILABLE = False
-    return NUMBA_AVAILABLE
 
 
 def svml():

@@ -2,41 +2,77 @@
 
 Sources and Numba's cache files live in a per-user directory (``$TENSORJIT_CACHE_DIR``,
 else ``$XDG_CACHE_HOME/tensorjit``, else ``~/.cache/tensorjit``) created with mode 0700;
-writes are atomic (temp file + ``os.replace``); a directory that is not owned by the user
-or is writable by others is not used (kernels compile in memory, with a warning); a
-corrupted entry is recompiled with a warning.
+writes are atomic (temp file + ``os.replace``); files are 0600 and directories 0700 whatever
+the umask; a directory that is not owned by the user or is writable by others, or would be
+created where others can write, is not used, and one that cannot be written (read-only,
+disk full) is not either: kernels then compile in memory, with one warning. A corrupted
+entry is recompiled with a warning.
 """
-import importlib.util
 import os
 import stat
 import sys
 import tempfile
+import types
 import warnings
 
 from .config import STATS
 
 
 def cache_dir():
-    """The per-user kernel directory, created mode 0700; None if it is unsafe/unusable."""
+    """The per-user kernel directory, created mode 0700; None if it is unsafe/unusable.
+    Where it does not exist yet, the directory it would be created in is checked first: it
+    belong to this user, or be writable by nobody else, or be sticky like /tmp, so that
+    nobody else can swap what is created there; symbolic links are resolved first."""
     root = os.environ.get("TENSORJIT_CACHE_DIR")
     if not root:
         xdg = os.environ.get("XDG_CACHE_HOME")
         root = os.path.join(xdg if xdg else os.path.join(os.path.expanduser("~"), ".cache"),
                             "tensorjit")
+    root = os.path.realpath(root)
     path = os.path.join(root, "kernels")
+    parent = _existing_ancestor(root)
+    if parent == root and not _safe_dir(root):
+        warn_once(f"tensorjit: not using the kernel cache {root!r}: it is not owned by "
+                  f"this user or is writable by others")
+        return None
+    if parent != root and not _safe_parent(parent):
+        warn_once(f"tensorjit: not creating the kernel cache in {parent!r}: another user "
+                  f"can write there; fused kernels are compiled in memory")
+        return None
     try:
-        os.makedirs(root, mode=0o700, exist_ok=True)
-        os.makedirs(path, mode=0o700, exist_ok=True)
+        for p in (root, path):
+            if not os.path.isdir(p):
+                os.makedirs(p, mode=0o700, exist_ok=True)
+                os.chmod(p, 0o700)            # whatever the umask
     except OSError as exc:
-        _warn_once(f"tensorjit: cannot create the kernel cache {path!r} ({exc}); fused "
-                   f"kernels are compiled in memory")
+        warn_once(f"tensorjit: cannot create the kernel cache {path!r} ({exc}); fused "
+                  f"kernels are compiled in memory")
         return None
     for p in (root, path):
         if not _safe_dir(p):
-            _warn_once(f"tensorjit: not using the kernel cache {p!r}: it is not owned by "
-                       f"this user or is writable by others")
+            warn_once(f"tensorjit: not using the kernel cache {p!r}: it is not owned by "
+                      f"this user or is writable by others")
             return None
     return path
+
+
+def _existing_ancestor(path):
+    while not os.path.exists(path):
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    return path
+
+
+def _safe_parent(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    if not hasattr(os, "getuid") or st.st_uid == os.getuid():
+        return True
+    return bool(st.st_mode & stat.S_ISVTX) or not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def _safe_dir(path):
@@ -54,7 +90,7 @@ def _safe_dir(path):
 _warned = set()
 
 
-def _warn_once(message):
+def warn_once(message):
     if message not in _warned:
         _warned.add(message)
         warnings.warn(message, RuntimeWarning, stacklevel=3)
@@ -90,13 +126,16 @@ _modules = {}          # digest -> dispatcher
 
 
 def load_module(directory, stem, source, fresh=False):
-    """Import the kernel module from the cache directory (writing it if absent/corrupt)."""
+    """The kernel from the cache directory (its source written there if absent or
+    corrupt). The source is compiled here, never from a ``.pyc``: a stale or damaged
+    bytecode file cannot break the next process. Raises OSError if the directory cannot
+    be written (the caller compiles in memory)."""
     path = os.path.join(directory, stem + ".py")
     text = None
     try:
         with open(path) as f:
             text = f.read()
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         pass
     if text != source:
         if text is not None:
@@ -106,11 +145,25 @@ def load_module(directory, stem, source, fresh=False):
         purge(directory, stem)
         _atomic_write(path, source)
     name = f"_tensorjit_kernel_{stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
+    module = types.ModuleType(name)
+    module.__file__ = path
     sys.modules[name] = module        # Numba's cache records the defining module's name
-    spec.loader.exec_module(module)
+    exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
     return module.kernel
+
+
+def private_files(directory, stem):
+    """Make the files Numba cached for ``stem`` readable by this user only (Numba creates
+    them as the umask says; under umask 000 they would be 0666)."""
+    pycache = os.path.join(directory, "__pycache__")
+    try:
+        if os.path.isdir(pycache):
+            os.chmod(pycache, 0o700)
+            for name in os.listdir(pycache):
+                if name.startswith(stem + "."):
+                    os.chmod(os.path.join(pycache, name), 0o600)
+    except OSError:
+        pass
 
 
 def memory_module(source):

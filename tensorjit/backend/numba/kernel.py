@@ -11,10 +11,11 @@ import warnings
 import numpy as np
 
 from . import config
-from .config import STATS, LOCK as _lock, numba_available
+from .config import STATS, numba_available
 from .plan import KernelPlan, NATIVE_DTYPES
 from .source import KernelSource
-from .disk_cache import cache_dir, load_module, memory_module, purge
+from .disk_cache import (cache_dir, load_module, memory_module, private_files, purge,
+                         warn_once as _warn_once)
 
 
 class NativeKernel:
@@ -30,40 +31,76 @@ class NativeKernel:
 
     def _get(self, fresh=False):
         if self.dispatcher is None or fresh:
-            if self.directory is None:
-                self.dispatcher = memory_module(self.source)
-            else:
-                if fresh:
-                    purge(self.directory, self.stem)
-                self.dispatcher = load_module(self.directory, self.stem, self.source, fresh)
+            if self.directory is not None:
+                try:
+                    if fresh:
+                        purge(self.directory, self.stem)
+                    self.dispatcher = load_module(self.directory, self.stem, self.source,
+                                                  fresh)
+                    return self.dispatcher
+                except OSError as exc:
+                    self._in_memory(exc)
+            self.dispatcher = memory_module(self.source)
         return self.dispatcher
 
+    def _in_memory(self, exc):
+        """Give up the disk cache for this kernel (read-only, full, ...): compile it in
+        memory, with one warning per process."""
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        _warn_once(f"tensorjit: the kernel cache {self.directory} cannot be written "
+                   f"({reason}); fused kernels are compiled in memory")
+        self.directory = None
+        self.dispatcher = None
+
     def __call__(self, *arrays):
-        dispatcher = self.dispatcher or self._get()
+        dispatcher = self.dispatcher
         signature = tuple(_type_key(a) for a in arrays)
-        if signature in self.checked:
+        if dispatcher is not None and signature in self.checked:
             return dispatcher(*arrays)
-        with _lock, _quiet_numba_checks():
+        with config.LOCK, _quiet_numba_checks():
+            dispatcher = self.dispatcher or self._get()
             try:
+                before = _counts(dispatcher)
+                result = dispatcher(*arrays)
+            except OSError as exc:       # saving to the cache failed (disk full, ...)
+                if self.directory is None:
+                    raise
+                self._in_memory(exc)
+                dispatcher = self._get()
                 before = _counts(dispatcher)
                 result = dispatcher(*arrays)
             except Exception as exc:
                 if self.directory is None or _is_typing_error(exc):
                     raise
-                warnings.warn(f"tensorjit: kernel cache entry {self.stem} could not be "
-                              f"loaded ({type(exc).__name__}: {exc}); recompiling",
-                              RuntimeWarning, stacklevel=3)
-                STATS["recovered"] += 1
-                dispatcher = self._get(fresh=True)
-                before = _counts(dispatcher)
-                result = dispatcher(*arrays)
+                result, before, dispatcher = self._recover(exc, arrays)
             hits, misses = _counts(dispatcher)
             if misses > before[1]:
                 STATS["compiled"] += 1
             elif hits > before[0]:
                 STATS["loaded"] += 1
+            if self.directory is not None:
+                private_files(self.directory, self.stem)
             self.checked.add(signature)
         return result
+
+    def _recover(self, exc, arrays):
+        """A cached entry failed to load, or saving to the cache failed: compile afresh
+        on disk, and if that fails too, in memory."""
+        warnings.warn(f"tensorjit: kernel cache entry {self.stem} could not be loaded "
+                      f"({type(exc).__name__}: {exc}); recompiling", RuntimeWarning,
+                      stacklevel=4)
+        STATS["recovered"] += 1
+        dispatcher = self._get(fresh=True)
+        before = _counts(dispatcher)
+        try:
+            return dispatcher(*arrays), before, dispatcher
+        except Exception as again:
+            if self.directory is None or _is_typing_error(again):
+                raise
+            self._in_memory(again)
+            dispatcher = self._get()
+            before = _counts(dispatcher)
+            return dispatcher(*arrays), before, dispatcher
 
 
 @contextlib.contextmanager
@@ -101,7 +138,7 @@ def kernel_for(graph):
     """The callable running a fused sub-graph: ``f(*arrays, _out=None) -> tuple``."""
     kernel = getattr(graph, "_tj_kernel", None)
     if kernel is None:
-        with _lock:
+        with config.LOCK:
             kernel = getattr(graph, "_tj_kernel", None)
             if kernel is None:
                 kernel = build(graph)
@@ -111,7 +148,7 @@ def kernel_for(graph):
 
 def native_ok(graph):
     """Whether this sub-graph can (and should) run as a Numba kernel."""
-    if not numba_available():
+    if not numba_available() or not config.COMPILE_AFTER_FORK:
         return False
     avals = [v.aval for v in graph.inputs] + [o.aval for n in graph.nodes for o in n.outputs]
     if any(a.dtype not in NATIVE_DTYPES for a in avals):

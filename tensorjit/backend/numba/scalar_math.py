@@ -5,9 +5,14 @@ The llvmlite wheels have no SVML, so ``np.exp`` in a Numba kernel is one scalar 
 per element, about 10x slower than NumPy's SIMD loops. These functions use only
 arithmetic, comparisons, selects and bit casts: range reduction, a polynomial, then
 selects for the special values (NaN, +-inf, +-0, overflow and underflow), which must come
-out exactly as NumPy's. Polynomials are Taylor series or series of the functions (their
-coefficients are the textbook ones, 1/k! or 1/(2k+1)), long enough for the precision;
+out exactly as NumPy's. Polynomials are series of the functions (textbook coefficients,
+1/(2k+1) ...) or Chebyshev interpolants fitted at import, long enough for the precision;
+float32 tanh is a fitted rational function (tools/fit_tanh.py).
 ``tests/o1/test_scalar_math.py`` measures the error in ulps against NumPy over the range.
+
+The functions are ordinary ``njit`` functions, not inlined by Numba (``inline="always"``
+copies their IR into every kernel: compiling took 1.5-3x longer); LLVM inlines them into the
+kernel's loop anyway, which then vectorizes as before (measured: the same speed or faster).
 
 A kernel module binds ``exp = tj_exp`` and so on (scalars.py); ``tj_exp`` dispatches on
 the argument's type at compile time. ``scalars.FAST`` lists the (function, dtype) pairs
@@ -67,11 +72,11 @@ def _llvm_fma(typingctx, a, b, c):
 
 
 if HAS_FMA:
-    @njit(inline="always")
+    @njit
     def fma(a, b, c):
         return _llvm_fma(a, b, c)
 else:   # pragma: no cover - CPUs without FMA
-    @njit(inline="always")
+    @njit
     def fma(a, b, c):
         return a * b + c
 
@@ -93,7 +98,7 @@ def _horner(coefficients, dtype):
 def _compiled(source, name, constants):
     namespace = dict(constants, np=np, fma=fma)
     exec(compile(source, f"<tensorjit scalar_math {name}>", "exec"), namespace)
-    return njit(inline="always")(namespace[name])
+    return njit(namespace[name])
 
 
 def _chebyshev_fit(f, lo, hi, degree):
@@ -126,7 +131,7 @@ _exp_poly32 = _horner(_scaled_fit(math.exp, math.log(2) / 2, 6), F32)
 _exp_poly64 = _horner([1 / math.factorial(k) for k in range(14)][::-1], F64)
 
 
-@njit(inline="always")
+@njit
 def exp32_core(x):
     """e^x for -104 <= x <= 89 (no NaN handling: callers that can see one select)."""
     n = np.floor(x * _INV_LN2_32 + F32(0.5))
@@ -137,7 +142,7 @@ def exp32_core(x):
     return p * f32_from_bits((half + 127) << 23) * f32_from_bits((k - half + 127) << 23)
 
 
-@njit(inline="always")
+@njit
 def exp32(x):
     xc = x if x == x else F32(0.0)
     xc = F32(-104.0) if xc < F32(-104.0) else xc
@@ -146,7 +151,7 @@ def exp32(x):
     return y if x == x else x
 
 
-@njit(inline="always")
+@njit
 def exp64(x):
     xc = x if x == x else F64(0.0)
     xc = F64(-746.0) if xc < F64(-746.0) else xc
@@ -167,14 +172,14 @@ _expm1_poly32 = _horner([1 / math.factorial(k) for k in range(2, 11)][::-1], F32
 _expm1_poly64 = _horner([1 / math.factorial(k) for k in range(2, 19)][::-1], F64)
 
 
-@njit(inline="always")
+@njit
 def expm1_32(x):
     small = x + x * (x * _expm1_poly32(x))
     y = small if abs(x) < F32(0.5) else exp32(x) - F32(1.0)
     return x if x == F32(0.0) else y
 
 
-@njit(inline="always")
+@njit
 def expm1_64(x):
     small = x + x * (x * _expm1_poly64(x))
     y = small if abs(x) < F64(0.5) else exp64(x) - F64(1.0)
@@ -190,7 +195,7 @@ _atanh_poly64 = _horner([1 / (2 * k + 1) for k in range(1, 12)][::-1], F64)
 _SQRT2_32, _SQRT2_64 = F32(math.sqrt(2)), F64(math.sqrt(2))
 
 
-@njit(inline="always")
+@njit
 def log32(x):
     tiny = x < F32(1.1754943508222875e-38)
     xs = x * F32(8388608.0) if tiny else x              # 2^23
@@ -213,7 +218,7 @@ def log32(x):
     return F32(np.nan) if x < F32(0.0) or x != x else y
 
 
-@njit(inline="always")
+@njit
 def log64(x):
     tiny = x < F64(2.2250738585072014e-308)
     xs = x * F64(4503599627370496.0) if tiny else x      # 2^52
@@ -238,7 +243,7 @@ def log64(x):
 # ---- log1p ----------------------------------------------------------------------------
 # log1p(x) = log(u) * x / (u - 1) with u = 1 + x: the quotient corrects the rounding of u
 
-@njit(inline="always")
+@njit
 def log1p32(x):
     u = F32(1.0) + x
     d = u - F32(1.0)
@@ -247,7 +252,7 @@ def log1p32(x):
     return x if x == F32(np.inf) else y
 
 
-@njit(inline="always")
+@njit
 def log1p64(x):
     u = F64(1.0) + x
     d = u - F64(1.0)
@@ -271,7 +276,7 @@ _tanh_p32 = _horner([float.fromhex(c) for c in _TANH_P[::-1]], F32)
 _tanh_q32 = _horner([float.fromhex(c) for c in _TANH_Q[::-1]], F32)
 
 
-@njit(inline="always")
+@njit
 def tanh32(x):
     a = abs(x)
     a = F32(9.0) if a > F32(9.0) else a
@@ -282,7 +287,7 @@ def tanh32(x):
     return x if x == F32(0.0) or x != x else r
 
 
-@njit(inline="always")
+@njit
 def tanh64(x):
     a = abs(x)
     a = F64(20.0) if a > F64(20.0) else a
@@ -319,7 +324,7 @@ _erfcx32 = _horner(_chebyshev_fit(lambda x: math.erfc(x) * math.exp(x * x),
                                   1.0, 3.92, 11), F32)
 
 
-@njit(inline="always")
+@njit
 def erf32(x):
     a = abs(x)
     a = _ERF_CUT32 if a > _ERF_CUT32 else a
@@ -356,7 +361,7 @@ _erf_series64 = _erf_series(30)
 _erfc_fraction64 = _erfc_fraction(60)
 
 
-@njit(inline="always")
+@njit
 def erf64(x):
     a = abs(x)
     a = _ERF_CUT64 if a > _ERF_CUT64 else a
@@ -379,7 +384,7 @@ def erf64(x):
 # cases: y == 0 or x == 1 -> 1; a negative x needs an integer y (odd y: negative result);
 # zeros and infinities by the signs of x and y.
 
-@njit(inline="always")
+@njit
 def pow32(x, y):
     ax = F64(abs(x))
     yd = F64(y)
@@ -404,7 +409,7 @@ def _generic(name, for32, for64):
         raise NotImplementedError(f"{name} runs only inside compiled kernels")
     stub.__name__ = name
 
-    @overload(stub, inline="always")
+    @overload(stub)
     def _choose(x):
         if isinstance(x, types.Float) and x.bitwidth == 32 and for32 is not None:
             return lambda x: for32(x)
@@ -425,7 +430,7 @@ def tj_pow(x, y):
     raise NotImplementedError("tj_pow runs only inside compiled kernels")
 
 
-@overload(tj_pow, inline="always")
+@overload(tj_pow)
 def _choose_pow(x, y):
     if isinstance(x, types.Float) and x.bitwidth == 32 and isinstance(y, types.Float) \
             and y.bitwidth == 32:

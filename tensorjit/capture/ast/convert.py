@@ -22,15 +22,35 @@ def _register_codes(code):
             _register_codes(const)
 
 
+_RENAMED = "_tj_def_"
+
+
 def _compile(functions, original, filename):
+    # each def is compiled under another name: in the factory's scope its own name would
+    # be a local, and a recursive call would read that local instead of the global (or
+    # the closure cell) the original function reads
+    for f in functions:
+        if isinstance(f, ast.FunctionDef) and not f.name.startswith(_RENAMED):
+            f.name = _RENAMED + f.name
     module = transform.factory_module(functions, original.co_freevars)
     compiled = compile(module, filename, "exec", dont_inherit=True)
     factory = next(c for c in compiled.co_consts
                    if isinstance(c, types.CodeType) and c.co_name == "_tj_factory")
-    codes = [c for c in factory.co_consts if isinstance(c, types.CodeType)]
+    codes = [_original_name(c, original) for c in factory.co_consts
+             if isinstance(c, types.CodeType)]
     for c in codes:
         _register_codes(c)
     return codes
+
+
+def _original_name(code, original):
+    if not code.co_name.startswith(_RENAMED):
+        return code
+    name = code.co_name[len(_RENAMED):]
+    if hasattr(code, "co_qualname"):          # 3.11+: tracebacks show the qualified name
+        qualname = original.co_qualname if name == original.co_name else name
+        return code.replace(co_name=name, co_qualname=qualname)
+    return code.replace(co_name=name)
 
 
 def _closure(code, fn):

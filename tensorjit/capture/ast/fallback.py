@@ -12,7 +12,6 @@ The environment passed between them maps variable names to values. Tensors are p
 to a graph as inputs (the same object at two names is one input); Parameters and every
 other Python value are part of the key (Parameters by identity: graphs read them as refs).
 """
-import threading
 import types
 
 from ...tensor import Tensor, Parameter
@@ -20,6 +19,7 @@ from ...ops.effects import GuardFailure
 from ...pytree import Identity, static_key
 from .values import Undefined
 from ..guards import GlobalGuard, CellGuard, first_failure
+from ...locks import ForkSafeLock
 
 # ---- Python facts a graph relied on ----------------------------------------------------
 
@@ -179,7 +179,7 @@ class FallbackStatement:
         self.construct = construct
         self.location = location
         self.continuations = {}
-        self.lock = threading.Lock()
+        self.lock = ForkSafeLock()
 
     def run(self, env, names):
         values = self.fn(*[env[n] for n in names])

@@ -16,7 +16,6 @@
 A call walks the tree from the root; where no alternative's guards hold, capture resumes
 right there, with the call's real values, and the call finishes inside that capture.
 """
-import threading
 
 import numpy as np
 
@@ -24,6 +23,7 @@ from ...tensor import Tensor
 from ...ops.effects import GuardFailure
 from ..base import LOCATION_PROVIDERS
 from .values import build
+from ...locks import ForkSafeLock
 
 
 class Segment:
@@ -178,7 +178,7 @@ class Program:
         self.root = None
         self.slot_count = 0
         self.last_path = []               # alternatives taken by the latest call
-        self.lock = threading.RLock()     # one capture at a time (runs need no lock)
+        self.lock = ForkSafeLock(reentrant=True)     # one capture at a time (runs need no lock)
 
     def new_slot(self):
         self.slot_count += 1
