@@ -74,6 +74,7 @@ class CaptureInfo:
         self.graph_count = 1
         self.shape_dependent = False
         self.uses_cells = False
+        self.python_guards = []     # Guards on Python values, checked before the graph runs
 
 
 class Captured:

@@ -1,14 +1,26 @@
 """Trace capture: run the function once with tracer tensors that carry real values and
 record every primitive. The first call is a real call (its results are returned), and
-every place Python reads a tensor's value becomes a guard in the graph."""
+every place Python reads a tensor's value becomes a guard in the graph; the globals and
+closure variables the Python code reads are guarded before the graph runs
+(``python_reads.py``)."""
+import warnings
+
 from .. import pytree
 from ..tensor import Tensor
-from .base import Capture, capture_scope
+from .base import Capture, CaptureError, capture_scope, source_info
+from .python_reads import read_guards
 from .request import Captured, CaptureInfo, NOT_RUN
 
 
 class TraceCapture(Capture):
     concrete = True
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.python_writes = []       # (what, SourceInfo): Python state the graph cannot write
+
+    def python_write(self, what):
+        self.python_writes.append((what, source_info(3)))
 
 
 def capture(request, struct, leaves, run):
@@ -22,12 +34,15 @@ def capture(request, struct, leaves, run):
     finally:
         if not run:
             tracer_capture.restore_refs()
+    if tracer_capture.python_writes:
+        _cannot_repeat(request, tracer_capture.python_writes)
     out_leaves = []
     out_struct = pytree.flatten(out, out_leaves)
     inputs = tracer_capture.graph.inputs
     writes = [i for i, t in enumerate(tracers) if t._var is not inputs[i]]
     graph = tracer_capture.finish(out_leaves + [tracers[i] for i in writes])
     info = CaptureInfo("trace")
+    info.python_guards = read_guards(request.target)
     info.guards = [reason for reason, _ in tracer_capture.guards]
     info.input_writes = writes
     info.shape_dependent = tracer_capture.shape_dependent
@@ -38,3 +53,16 @@ def capture(request, struct, leaves, run):
         leaves[i]._data = tracers[i]._data
     result = pytree.unflatten(out_struct, [Tensor._wrap(t._data) for t in out_leaves])
     return Captured(graph, out_struct, info, result)
+
+
+def _cannot_repeat(request, writes):
+    """Trace records primitives only: an attribute the function writes is written at this
+    capture and never by the compiled graph. Say so (an error under ``fullgraph=True``)."""
+    what = ", ".join(f"{name} at {where}" for name, where in writes[:3])
+    message = (f"trace capture of {request.name} writes Python state ({what}); the compiled "
+               f"graph does not repeat it, so later calls leave it unchanged. Use "
+               f"capture_mode='bytecode' (which replays it) or 'ast' (which runs that "
+               f"statement as Python), or keep the state out of the jitted function.")
+    if request.fullgraph:
+        raise CaptureError(message)
+    warnings.warn("tensorjit: " + message, RuntimeWarning, stacklevel=2)

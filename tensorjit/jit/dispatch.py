@@ -134,6 +134,9 @@ def _install_hot_entry(jit_function, entry, args, kwargs, leaves):
     if entry.cell_state is not None:          # built from Cells: their state must not change
         namespace["_tj_cells"] = STATE_VERSION
         type_checks.append(f"_tj_cells[0] == {entry.cell_state}")
+    for k, guard in enumerate(entry.python_guards):   # globals and closure values
+        namespace[f"_tj_pyguard{k}"] = guard
+        type_checks.append(f"_tj_pyguard{k}.check()")
     code = generate(entry.graph, prefix=_HOT_PREFIX, input_names=input_names,
                     local_prefix="_tj_")
     body = code.body
@@ -154,7 +157,7 @@ def _install_hot_entry(jit_function, entry, args, kwargs, leaves):
     if guarded:
         lines.append(ind + "try:")
         ind += "    "
-    lines += [ind + l for l in body + code.ref_writes + writes]
+    lines += [ind + l for l in body + code.ref_writes + writes] or [ind + "pass"]
     if guarded:
         lines.append(ind[:-4] + "except _tj_GuardFailure:")
         lines.append(ind + "pass")

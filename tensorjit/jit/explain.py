@@ -14,7 +14,7 @@ class Explanation:
         self.breaks = list(info.breaks)
         self.break_count = len(self.breaks)
         self.fallbacks = list(info.fallbacks)
-        self.guards = list(info.guards)
+        self.guards = list(info.guards) + [g.description for g in entry.python_guards]
         self.compilations = [(e.reason, e.seconds) for e in jit_function.events]
         self.recompile_count = max(0, jit_function.compile_count - 1)
         self.shape_generic = entry.shapes is None

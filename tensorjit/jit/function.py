@@ -19,6 +19,7 @@ from ..passes.pipeline import optimize
 from .. import backend as backends
 from ..nn.cell import STATE_VERSION
 from ..capture import capture_graph, CaptureRequest, NOT_RUN
+from ..capture.guards import first_failure
 from .cache import CACHE, function_key
 from .signature import call_signature
 from . import dispatch
@@ -43,6 +44,9 @@ class Entry:
         self.shapes = shapes                 # input shapes, or None if shape-generic
         self.info = info                     # CaptureInfo: guards, breaks, fallbacks, writes
         self.program = program
+        # globals and closure values the graph baked in (trace; the other modes guard them
+        # inside their programs)
+        self.python_guards = tuple(getattr(info, "python_guards", ()))
         self.slow_hits = 0
         # the nn.Cell state version this entry was built with (None: uses no Cell)
         self.cell_state = STATE_VERSION[0] if info.uses_cells else None
@@ -52,6 +56,10 @@ class Entry:
         return self.program is None
 
     def run(self, leaves):
+        if self.python_guards:
+            failed = first_failure(self.python_guards)
+            if failed is not None:
+                raise GuardFailure(-1, failed.failure())
         if self.program is not None:
             return self.program(leaves)
         outs = self.fn(*[leaf._data for leaf in leaves])

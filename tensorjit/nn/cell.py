@@ -65,6 +65,15 @@ def _cast_floats(value, dtype):
 STATE_VERSION = [0]
 
 
+def _note_python_write(cell, name):
+    """Tell a capture that the code it runs writes a plain attribute (``self.calls += 1``):
+    trace cannot repeat it and says so, ast runs that statement as Python on every call."""
+    capture = _op_state.capture
+    write = getattr(capture, "python_write", None) if capture is not None else None
+    if write is not None and not name.startswith("_tj"):
+        write(f"{type(cell).__name__}.{name}")
+
+
 def _bump_state(cell):
     if cell.__dict__.get("_tj_captured"):
         STATE_VERSION[0] += 1
@@ -154,6 +163,7 @@ class Cell:
                 return
             if name in self._params_tuples:
                 self._params_tuples.pop(name)
+            _note_python_write(self, name)
             _bump_state(self)
         object.__setattr__(self, name, value)
 

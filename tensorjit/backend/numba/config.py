@@ -1,4 +1,5 @@
 """Whether Numba is there, and the switches and counters the native kernels share."""
+import logging  # noqa: F401  (imported before the fork hooks below are registered; see there)
 import os
 
 from ...locks import ForkSafeLock, at_fork
@@ -36,6 +37,9 @@ def _after_fork_in_child():
         COMPILE_AFTER_FORK = False
 
 
+# "before" hooks run in the reverse order of registration. logging's (3.10, 3.12+) takes
+# its module lock, which a thread importing Numba under LOCK may need: registered after
+# logging's, ours runs first and waits for that thread before logging's lock is taken.
 at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
         after_in_child=_after_fork_in_child)
 

@@ -51,6 +51,14 @@ class AstCapture(Capture):
     def note_python_reads(self, fn, global_names):
         self.python_guards.note(fn, global_names)
 
+    def python_write(self, what):
+        """A statement writing Python state (a Cell's attribute) runs as Python on every
+        call, as in eager mode, instead of once at capture."""
+        info = source_info(3)
+        raise Unsupported(f"writing the attribute {what}",
+                          f"{info.filename}:{info.lineno}" if info else None,
+                          "a graph cannot write Python state")
+
     def call_cell(self, cell, args, kwargs):
         return convert.call_cell(cell, args, kwargs)
 
