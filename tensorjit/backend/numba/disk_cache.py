@@ -20,9 +20,10 @@ from .config import STATS
 
 def cache_dir():
     """The per-user kernel directory, created mode 0700; None if it is unsafe/unusable.
-    Where it does not exist yet, the directory it would be created in is checked first: it
-    belong to this user, or be writable by nobody else, or be sticky like /tmp, so that
-    nobody else can swap what is created there; symbolic links are resolved first."""
+    Everything is checked before anything is created: an existing directory must be the
+    user's and writable by nobody else; a new one is only made in a directory that is the
+    user's, writable by nobody else, or sticky like /tmp, so that nobody else can swap what
+    is created there. Symbolic links are resolved first."""
     root = os.environ.get("TENSORJIT_CACHE_DIR")
     if not root:
         xdg = os.environ.get("XDG_CACHE_HOME")

@@ -84,8 +84,8 @@ class NativeKernel:
         return result
 
     def _recover(self, exc, arrays):
-        """A cached entry failed to load, or saving to the cache failed: compile afresh
-        on disk, and if that fails too, in memory."""
+        """A cached entry failed to load (corrupted): compile afresh on disk, and if that
+        fails too, in memory."""
         warnings.warn(f"tensorjit: kernel cache entry {self.stem} could not be loaded "
                       f"({type(exc).__name__}: {exc}); recompiling", RuntimeWarning,
                       stacklevel=4)
@@ -105,8 +105,8 @@ class NativeKernel:
 
 @contextlib.contextmanager
 def _quiet_numba_checks():
-    """Numba's pedantic SSA check warns (NumbaIRAssumptionWarning, "please report") on the
-    selects that scalar_math's inlined functions make; the code it compiles is right, and a
+    """Numba's pedantic SSA check can warn (NumbaIRAssumptionWarning, "please report") on
+    the selects that scalar_math's functions make; the code it compiles is right, and a
     user should not see it on their first call."""
     from numba.core.errors import NumbaIRAssumptionWarning
     with warnings.catch_warnings():
