@@ -10,6 +10,7 @@ few calls deep. Modules are not guarded (rebinding ``np`` is vanishingly rare an
 guard costs the fast path); neither are builtins. ast and bytecode capture see each read
 as it happens and guard it themselves.
 """
+import collections
 import dis
 import types
 
@@ -20,12 +21,47 @@ from .user_code import is_user_code
 MAX_DEPTH = 4            # how many calls deep through globals and closures to look
 
 
+class PythonReads:
+    """What the user code of a traced target does with Python state by name: ``guards``
+    on the values it reads, and ``writes``, the containers it changes in place
+    (``LOG.append(...)``) as ("LOG.append", "file:line"), which a graph cannot repeat."""
+
+    def __init__(self):
+        self.guards = {}
+        self.writes = []
+
+
+def python_reads(target):
+    """The ``PythonReads`` of ``target`` (a function, a method or a Cell)."""
+    reads = PythonReads()
+    _visit(_function_of(target), reads, set(), 0)
+    return reads
+
+
 def read_guards(target):
-    """Guards for the Python values that the user code of ``target`` (a function, a
-    method or a Cell) reads by name."""
-    guards, seen = {}, set()
-    _visit(_function_of(target), guards, seen, 0)
-    return list(guards.values())
+    """Guards for the Python values that the user code of ``target`` reads by name."""
+    return list(python_reads(target).guards.values())
+
+
+# methods that change a container in place
+MUTATORS = {
+    list: frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort",
+                     "reverse", "__setitem__", "__delitem__", "__iadd__"}),
+    dict: frozenset({"update", "pop", "popitem", "clear", "setdefault", "__setitem__",
+                     "__delitem__"}),
+    set: frozenset({"add", "update", "discard", "remove", "pop", "clear",
+                    "difference_update", "intersection_update",
+                    "symmetric_difference_update"}),
+    collections.deque: frozenset({"append", "appendleft", "extend", "extendleft", "pop",
+                                  "popleft", "clear", "remove", "rotate", "insert"}),
+}
+
+
+def mutation(method):
+    """The container a bound method such as ``LOG.append`` changes in place, or None."""
+    owner = getattr(method, "__self__", None)
+    names = MUTATORS.get(type(owner))
+    return owner if names and getattr(method, "__name__", None) in names else None
 
 
 def _function_of(target):
@@ -37,14 +73,16 @@ def _function_of(target):
     return target
 
 
-def _visit(fn, guards, seen, depth):
+def _visit(fn, reads, seen, depth):
     if isinstance(fn, types.MethodType):
         fn = fn.__func__
     if not isinstance(fn, types.FunctionType) or depth > MAX_DEPTH or \
             fn.__code__ in seen or not is_user_code(fn):
         return
     seen.add(fn.__code__)
+    guards = reads.guards
     namespace = fn.__globals__
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     for name in sorted(_global_loads(fn.__code__)):
         if name not in namespace or isinstance(namespace[name], types.ModuleType):
             continue
@@ -53,8 +91,8 @@ def _visit(fn, guards, seen, depth):
         if key not in guards:
             guards[key] = GlobalGuard(namespace, name, value, _by_identity(value),
                                       f"global {name!r} of {fn.__module__}")
-        _visit(value, guards, seen, depth + 1)
-    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        _visit(value, reads, seen, depth + 1)
+    for name, cell in cells.items():
         if name == "__class__":
             continue
         try:
@@ -67,7 +105,42 @@ def _visit(fn, guards, seen, depth):
         if key not in guards:
             guards[key] = CellGuard(cell, name, value, _by_identity(value),
                                     f"closure variable {name!r} of {fn.__qualname__}")
-        _visit(value, guards, seen, depth + 1)
+        _visit(value, reads, seen, depth + 1)
+    for name, method, line in _method_calls(fn.__code__):
+        value = namespace.get(name) if name not in cells else _contents(cells[name])
+        if method in MUTATORS.get(type(value), ()):
+            reads.writes.append((f"{name}.{method}", f"{fn.__code__.co_filename}:{line}"))
+
+
+def _contents(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return None
+
+
+def _method_calls(code):
+    """(name, attribute, line) where the code loads a global or free variable and at once
+    an attribute of it (``LOG.append``)."""
+    found, previous, line = [], None, code.co_firstlineno
+    for ins in dis.get_instructions(code):
+        line = _line(ins) or line
+        if previous is not None and ins.opname in ("LOAD_METHOD", "LOAD_ATTR"):
+            found.append((previous, ins.argval, line))
+        previous = ins.argval if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME",
+                                                "LOAD_DEREF") else None
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            found += _method_calls(const)
+    return found
+
+
+def _line(ins):
+    positions = getattr(ins, "positions", None)          # 3.11+
+    if positions is not None and positions.lineno:
+        return positions.lineno
+    start = ins.starts_line                                 # 3.10: the line number
+    return start if isinstance(start, int) and not isinstance(start, bool) else None
 
 
 def _global_loads(code):

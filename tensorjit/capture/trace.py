@@ -8,7 +8,7 @@ import warnings
 from .. import pytree
 from ..tensor import Tensor
 from .base import Capture, CaptureError, capture_scope, source_info
-from .python_reads import read_guards
+from .python_reads import python_reads
 from .request import Captured, CaptureInfo, NOT_RUN
 
 
@@ -34,15 +34,17 @@ def capture(request, struct, leaves, run):
     finally:
         if not run:
             tracer_capture.restore_refs()
-    if tracer_capture.python_writes:
-        _cannot_repeat(request, tracer_capture.python_writes)
+    reads = python_reads(request.target)
+    writes_python = tracer_capture.python_writes + reads.writes
+    if writes_python:
+        _cannot_repeat(request, writes_python)
     out_leaves = []
     out_struct = pytree.flatten(out, out_leaves)
     inputs = tracer_capture.graph.inputs
     writes = [i for i, t in enumerate(tracers) if t._var is not inputs[i]]
     graph = tracer_capture.finish(out_leaves + [tracers[i] for i in writes])
     info = CaptureInfo("trace")
-    info.python_guards = read_guards(request.target)
+    info.python_guards = list(reads.guards.values())
     info.guards = [reason for reason, _ in tracer_capture.guards]
     info.input_writes = writes
     info.shape_dependent = tracer_capture.shape_dependent
@@ -56,8 +58,9 @@ def capture(request, struct, leaves, run):
 
 
 def _cannot_repeat(request, writes):
-    """Trace records primitives only: an attribute the function writes is written at this
-    capture and never by the compiled graph. Say so (an error under ``fullgraph=True``)."""
+    """Trace records primitives only: an attribute the function writes, or a container it
+    changes (``LOG.append``), is written at this capture and never by the compiled graph.
+    Say so (an error under ``fullgraph=True``)."""
     what = ", ".join(f"{name} at {where}" for name, where in writes[:3])
     message = (f"trace capture of {request.name} writes Python state ({what}); the compiled "
                f"graph does not repeat it, so later calls leave it unchanged. Use "

@@ -117,3 +117,50 @@ def test_functions_reading_no_globals_keep_the_fast_path():
         for _ in range(8):
             jitted(*args)
     assert jitted._tj_jit.hot_entry is not None and not jitted._tj_jit.hot_entry.python_guards
+
+
+LOG = []
+
+
+def logs(x):
+    LOG.append(float(len(LOG)))
+    return x + 1.0
+
+
+def collects(x):
+    parts = []                       # a list made inside the function: no Python state
+    for k in range(3):
+        parts.append(x * float(k))
+    return parts[0] + parts[1] + parts[2]
+
+
+@pytest.mark.parametrize("mode,level", [c for c in CONFIGS if c[0] != "trace"],
+                         ids=[i for i in IDS if not i.startswith("trace")])
+def test_a_global_list_appended_to_grows_like_eager(mode, level):
+    LOG.clear()
+    jitted = ms.jit(logs, capture_mode=mode, jit_level=level)
+    x = _x()
+    for n in range(1, 5):
+        np.testing.assert_allclose(jitted(x).asnumpy(), x.asnumpy() + 1.0)
+        assert LOG == [float(k) for k in range(n)]
+
+
+def test_trace_says_it_cannot_repeat_a_container_change():
+    LOG.clear()
+    with pytest.warns(RuntimeWarning, match=r"LOG\.append at .*test_python_state.py"):
+        ms.jit(logs, capture_mode="trace")(_x())
+    with pytest.raises(Exception, match=r"writes Python state \(LOG\.append"):
+        ms.jit(lambda v: logs(v) * 2.0, capture_mode="trace", fullgraph=True)(_x())
+    with pytest.raises(Exception, match=r"calling append\(\) on a list defined outside"):
+        ms.jit(logs, capture_mode="ast", fullgraph=True)(_x())
+
+
+@pytest.mark.parametrize("mode", ["ast", "trace"])
+def test_a_list_made_inside_the_function_stays_in_the_graph(mode):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        jitted = ms.jit(collects, capture_mode=mode)
+        x = _x()
+        np.testing.assert_allclose(jitted(x).asnumpy(), x.asnumpy() * 3.0)
+        explanation = ms.explain(jitted)(x)
+    assert not explanation.fallbacks and explanation.graph_count == 1

@@ -18,6 +18,7 @@ from .conditionals import graph_if
 from .loops import graph_while, graph_range_for, SymbolicRange
 from .values import Undefined, is_symbolic, truth_value, to_bool_tensor
 from .errors import Unsupported
+from ..python_reads import mutation
 
 convert._HELPER_CELL = types.CellType(sys.modules[__name__])
 
@@ -164,9 +165,23 @@ def call(f, *args, **kwargs):
             a._fail()
     if f is builtins.print:
         return print_(*args, **kwargs)
+    changed = mutation(f)
+    if changed is not None and _outside(changed):
+        raise Unsupported(f"calling {f.__name__}() on a {type(changed).__name__} defined "
+                          f"outside the function", _location(),
+                          "a graph cannot change Python objects")
     if f is builtins.range and any(is_symbolic(a) for a in args):
         return _symbolic_range(*args)
     return convert.converted_callable(f)(*args, **kwargs)
+
+
+def _outside(obj):
+    """Whether ``obj`` is Python state from outside the function being captured: a global
+    or closure value that converted code read (those are guarded)."""
+    guards = getattr(state.capture, "python_guards", None)
+    if guards is None:
+        return False
+    return any(getattr(g, "expected", None) is obj for g in guards.items.values())
 
 
 def _symbolic_range(*args):

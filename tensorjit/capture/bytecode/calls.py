@@ -10,6 +10,7 @@
               runs as real Python on every call
 """
 import builtins
+import collections
 import operator
 import types
 
@@ -97,6 +98,15 @@ def classify(fn, owned):
     if _pure_module(module):
         return PURE
     return BREAK
+
+
+_CONTAINERS = (list, dict, set, bytearray, collections.deque)
+
+
+def outside_container(value, owned):
+    """A mutable container the function did not make: Python state that may change
+    between calls."""
+    return isinstance(value, _CONTAINERS) and id(value) not in owned
 
 
 def functools_partial_type():

@@ -211,7 +211,10 @@ class InterpreterBase:
         if any(is_tracer(v) for v in values) and fn not in calls.STRUCTURAL_BUILTINS:
             self.graph_break(fn, args, kwargs, calls.call_reason(fn) + " on a tensor",
                              breaks.OPAQUE_CALL)
-        if any(isinstance(v, Dynamic) for v in values):
+        if any(isinstance(v, Dynamic) for v in values) or any(
+                calls.outside_container(v, self.segment.owned) for v in values):
+            # computed on every call: a run-time value, or a list / dict / set from outside
+            # the function, whose contents may change between calls (len(LOG))
             return self.segment.prelude(fn, args, kwargs)
         result = fn(*args, **kwargs)
         if isinstance(result, (list, dict, set)):
