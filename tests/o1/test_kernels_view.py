@@ -98,3 +98,26 @@ def test_float32_sums_of_long_rows_are_as_accurate_as_numpy():
         numpy_error = np.abs(x.sum(1, dtype=np.float32) - exact) / exact
         error = np.abs(got.astype(np.float64) - exact) / exact
         assert np.all(error <= np.maximum(numpy_error, np.finfo(np.float32).eps)), shape
+
+
+@pytest.mark.parametrize("mode", ["ast", "bytecode", "trace"])
+def test_a_stashed_value_is_read_before_other_outputs_overwrite_it(mode):
+    # found by the fuzzer (seed 21, programs 889 and 1426): exp(v) was stashed in another
+    # output's buffer, which the last stage wrote before reading the stash back
+    from tensorjit.passes import fusion
+
+    def f(x):
+        v = ops.where(x < 1, x, x * 0.5)
+        e = ops.exp(v)
+        total = (e - v).sum(axis=None, keepdims=True)
+        return v * 1.0, e % 3.0, total
+
+    x = Tensor(np.array([1.3, -0.7, 0.25, 2.0], np.float32))
+    want = f(x)
+    saved, fusion.MIN_ELEMENTS = fusion.MIN_ELEMENTS, 0
+    try:
+        got = ms.jit(f, jit_level="O1", capture_mode=mode)(x)
+    finally:
+        fusion.MIN_ELEMENTS = saved
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=2e-6)

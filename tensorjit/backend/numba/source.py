@@ -257,9 +257,11 @@ class KernelSource:
                 if plan.level[v] == "elem":
                     inner_scope[v] = f"in{i}{index(self.in_shapes[i], 'elem')}"
             targets = [n.inputs[0] for n in reductions] + elem_outs
-            if final:     # stashed values are read back, not computed again
-                for v, k in stashes.items():
-                    inner_scope[v] = f"out{k}{index(self.full_shape_c, 'elem')}"
+            if final:     # stashed values are read back first (before any output of
+                for v, k in stashes.items():      # this element is written), not recomputed
+                    name = fresh("stash")
+                    lines.append(f"{body}{name} = out{k}{index(self.full_shape_c, 'elem')}")
+                    inner_scope[v] = name
             for node in elem_closure(targets, known=stashes if final else ()):
                 emit_elem(node, inner_scope, body)
             if stage == plan.n_stages - 1:
@@ -338,7 +340,10 @@ class KernelSource:
             v = node.outputs[0]
             if v not in again or not _is_costly(node):
                 continue
-            k = next((k for k, dtype in free.items() if dtype == v.aval.dtype), None)
+            # its own output if it is one, else any free output of its dtype
+            k = next((k for k in out_index.get(v, ()) if k in free), None)
+            if k is None:
+                k = next((k for k, dtype in free.items() if dtype == v.aval.dtype), None)
             if k is not None:
                 stashes[v] = k
                 del free[k]

@@ -143,18 +143,54 @@ def ill_conditioned(fn, arrays, expected):
     return False
 
 
+def _state_problems(got, want, config):
+    problems = []
+    if got[:2] != want[:2]:
+        problems.append(f"globals after the call: {got[:2]} != eager {want[:2]}")
+    if got[2] != want[2] and config["capture_mode"] != "trace":
+        problems.append(f"LOG after the call: {got[2]} != eager {want[2]}")
+    return problems
+
+
+def _ill_conditioned(fn, arrays, expected, state):
+    if state is None:
+        return ill_conditioned(fn, arrays, expected)
+    saved = state._tj_state()
+    try:
+        return ill_conditioned(fn, arrays, expected[:2])
+    finally:
+        state._tj_restore(saved)
+
+
 def check_program(program, configs=CONFIGS, timeout=60.0):
-    """Run ``program`` eagerly and under each configuration; returns the mismatches."""
+    """Run ``program`` eagerly and under each configuration; returns the mismatches. A
+    program with Python state (``programs.STATE_HEADER``) starts each run from the same
+    state, has its globals rebound before each call, and its state after each call must
+    be eager's (trace is excused the list it cannot append to: it says so when capturing)."""
     fn = program.fn
     sets = program.input_sets
-    with _quiet():
-        expected = [_call(fn, arrays) for arrays in sets]
     order = [i for i in CALL_ORDER if i < len(sets)]
+    state = program.state
+    if state is None:
+        with _quiet():
+            expected = [_call(fn, arrays) for arrays in sets]
+        calls = [expected[i] for i in order]
+    else:
+        calls = []
+        state._tj_reset()
+        for n, i in enumerate(order):
+            state._tj_step(n)
+            with _quiet():
+                calls.append(_call(fn, sets[i]) + (state._tj_state(),))
     conditioning = {}
     mismatches = []
     for config in configs:
         jitted = ms.jit(fn, **config)
+        if state is not None:
+            state._tj_reset()
         for n, i in enumerate(order):
+            if state is not None:
+                state._tj_step(n)
             try:
                 with _quiet(), time_limit(timeout):
                     result, args_after = _call(jitted, sets[i])
@@ -164,15 +200,18 @@ def check_program(program, configs=CONFIGS, timeout=60.0):
                 mismatches.append(Mismatch(program, config, f"{n} (set {i})", detail))
                 break
             STATS["calls"] += 1
-            problems = compare(result, expected[i][0])
-            for k, (got, want) in enumerate(zip(args_after, expected[i][1])):
-                problem = compare_arrays(got, want)
+            want = calls[n]
+            problems = compare(result, want[0])
+            for k, (got, want_arg) in enumerate(zip(args_after, want[1])):
+                problem = compare_arrays(got, want_arg)
                 if problem:
                     problems.append(f"argument x{k} after the call: {problem}")
+            if state is not None:
+                problems += _state_problems(state._tj_state(), want[2], config)
             if problems and all(p.split(": ", 1)[-1].startswith(_VALUE_PROBLEMS)
                                 for p in problems):
                 if i not in conditioning:
-                    conditioning[i] = ill_conditioned(fn, sets[i], expected[i])
+                    conditioning[i] = _ill_conditioned(fn, sets[i], want, state)
                 if conditioning[i]:
                     STATS["ill_conditioned"] += 1
                     continue

@@ -9,12 +9,13 @@ import tensorjit as ms
 from tensorjit import Tensor, ops
 from tensorjit import dtype as dt
 
-from .programs import Program, HEADER, _runs
+from .programs import Program, HEADER, STATE_HEADER, _runs
 from .expressions import Expressions
 
 
 class Generator(Expressions):
     """Builds one random valid program (see the package docstring)."""
+    state = False          # whether the program uses Python state (STATE_HEADER)
 
     # ---- statements ----------------------------------------------------------------------
     def emit(self, text, indent):
@@ -213,9 +214,44 @@ class Generator(Expressions):
                    f"{a} * {b}.mean().item()" if self.ns[b].size else f"{a} * 2")
         self.assign(lambda _: self.c.choice(options), indent)
 
+    def python_state(self, indent):
+        """Python state around the tensors: globals the checker rebinds between calls, a
+        list appended to, a recursive helper, a decision taken through an exception."""
+        kind = self.c.integer(0, 4)
+        if kind == 0:
+            self.assign(lambda a: self.c.choice((f"{a} * SCALE", f"{a} + OFFSET",
+                                                 f"{a} - SCALE * OFFSET")), indent)
+        elif kind == 1 and indent == 1:
+            a = self.pick()
+            value = f"{a}.shape[0]" if self.ns[a].ndim else "len(LOG)"
+            code = f"LOG.append({value})"
+            if self._try_exec(code) is not None:
+                self.emit(code, indent)
+        elif kind == 2:
+            depth = self.c.integer(0, 3)
+            self.assign(lambda a: f"_tj_rec({a}, {depth})" if dt.is_float(self.ns[a].dtype)
+                        else None, indent)
+        elif kind == 3 and indent == 1:
+            a = self.pick(lambda t: t.ndim >= 1)
+            if a is None:
+                return
+            target, k = self.fresh(), self.c.integer(0, self.ns[a].shape[0] + 1)
+            code = (f"try:\n    {target} = {a}[{k}]\nexcept IndexError:\n"
+                    f"    {target} = {a}.sum(0) * 0.5")
+            trial = self._try_exec(code)
+            if trial is not None and self._ok_value(trial[target]):
+                self.ns = trial
+                for line in code.splitlines():
+                    self.emit(line, indent)
+                self.visible.append(target)
+        else:
+            self.assign(lambda a: f"{a} * float(len(LOG) + OFFSET)", indent)
+
     def statement(self, indent, depth=0):
         kind = self.c.integer(0, 99)
-        if kind < 72 or depth >= self.max_depth:
+        if self.state and self.c.chance(0.25):
+            self.python_state(indent)
+        elif kind < 72 or depth >= self.max_depth:
             self.assign(self.expr_any, indent)
         elif kind < 82:
             src = self.pick()
@@ -247,6 +283,9 @@ class Generator(Expressions):
                 for seed in seeds]
         args = [f"x{k}" for k in range(n_args)]
         self.ns = {"np": np, "ms": ms, "Tensor": Tensor, "ops": ops}
+        self.state = self.c.chance(0.3)
+        if self.state:
+            exec(STATE_HEADER, self.ns)
         for name, array in zip(args, sets[0]):
             self.ns[name] = Tensor(array)
         self.visible = list(args)
@@ -258,7 +297,8 @@ class Generator(Expressions):
             other = self.c.choice(self.visible[:-1])
             results.append(other)
         body = "\n".join(self.lines) + "\n" if self.lines else ""
-        source = (HEADER + f"def prog({', '.join(args)}):\n" + body +
+        source = (HEADER + (STATE_HEADER if self.state else "") +
+                  f"def prog({', '.join(args)}):\n" + body +
                   f"    return {', '.join(results)}\n")
         if self.c.chance(0.3):        # other shapes, if the program takes them
             alt = [(tuple(self.c.choice((d, d + 1, 1)) for d in s), d_) for s, d_ in specs]

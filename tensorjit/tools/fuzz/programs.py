@@ -90,6 +90,12 @@ class Program:
             self._fn = load(self.source)
         return self._fn
 
+    @property
+    def state(self):
+        """The module's Python-state hooks (``STATE_HEADER``), or None."""
+        module = load_module(self.source)
+        return module if hasattr(module, "_tj_state") else None
+
     def __repr__(self):
         sets = "\n".join(f"#   set {i}: " + ", ".join(
             f"{a.dtype}{list(a.shape)}" for a in arrays) for i, arrays in enumerate(self.input_sets))
@@ -109,10 +115,16 @@ def _modules_dir():
     return _module_dir
 
 
-def load(source, name="prog"):
-    """Import ``source`` from a real file (ast capture reads the source back) and return
-    its function ``name``."""
+_modules = {}
+
+
+def load_module(source):
+    """Import ``source`` from a real file (ast capture reads the source back), once."""
     digest = hashlib.sha1(source.encode()).hexdigest()[:16]
+    with _module_lock:
+        module = _modules.get(digest)
+    if module is not None:
+        return module
     module_name = f"tj_fuzz_{digest}"
     path = os.path.join(_modules_dir(), module_name + ".py")
     if not os.path.exists(path):
@@ -121,12 +133,55 @@ def load(source, name="prog"):
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return getattr(module, name)
+    with _module_lock:
+        if len(_modules) > 4096:
+            _modules.clear()
+        return _modules.setdefault(digest, module)
+
+
+def load(source, name="prog"):
+    """The function ``name`` of ``source``'s module."""
+    return getattr(load_module(source), name)
 
 
 HEADER = ("import numpy as np\n"
           "import tensorjit as ms\n"
           "from tensorjit import Tensor, ops\n\n\n")
+
+# Python state a program may read and change (issue 17): globals rebound between calls
+# (``_tj_step``), a list the program appends to, a recursive helper. The checker resets it
+# before each run and compares ``_tj_state()`` after each call with eager's.
+STATE_HEADER = """SCALE = 1.5
+OFFSET = 1
+LOG = []
+
+
+def _tj_rec(t, n):
+    return t if n == 0 else _tj_rec(t * 0.5 + 1.0, n - 1)
+
+
+def _tj_reset():
+    global SCALE, OFFSET
+    SCALE, OFFSET = 1.5, 1
+    LOG.clear()
+
+
+def _tj_step(n):
+    global SCALE, OFFSET
+    SCALE = (1.5, 1.5, -0.5, 2.0)[n % 4]
+    OFFSET = 1 if n < 5 else 3
+
+
+def _tj_state():
+    return SCALE, OFFSET, list(LOG)
+
+
+def _tj_restore(state):
+    global SCALE, OFFSET
+    SCALE, OFFSET, LOG[:] = state[0], state[1], state[2]
+
+
+"""
 
 
 def _quiet():
