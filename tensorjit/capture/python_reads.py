@@ -1,5 +1,5 @@
 """The globals and closure variables a function's Python code reads, found in its bytecode
-without running it, as guards.
+without running it, as guards -- and the outside containers it changes (``LOG.append``).
 
 Trace capture records only primitives: a global (``SCALE``) or a closure variable the
 function reads is baked into the graph as a constant. Without a guard, rebinding it would
@@ -8,7 +8,9 @@ are the ``LOAD_GLOBAL`` / ``LOAD_DEREF`` names of the function, of the code nest
 (comprehensions, lambdas), and of the user functions it reaches through those names, a
 few calls deep. Modules are not guarded (rebinding ``np`` is vanishingly rare and every
 guard costs the fast path); neither are builtins. ast and bytecode capture see each read
-as it happens and guard it themselves.
+as it happens and guard it themselves. ``MUTATORS`` names the methods that change a list,
+dict, set or deque in place: trace reports such calls on globals and closure values (its
+graph cannot repeat them), ast runs them as Python (``ast/runtime.py``).
 """
 import collections
 import dis
@@ -36,11 +38,6 @@ def python_reads(target):
     reads = PythonReads()
     _visit(_function_of(target), reads, set(), 0)
     return reads
-
-
-def read_guards(target):
-    """Guards for the Python values that the user code of ``target`` reads by name."""
-    return list(python_reads(target).guards.values())
 
 
 # methods that change a container in place
