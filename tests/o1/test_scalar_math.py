@@ -37,8 +37,9 @@ FUNCTIONS = {
     "tanh": (sm.tj_tanh, np.tanh, (-12.0, 12.0), (-25.0, 25.0)),
     "erf": (sm.tj_erf, _erf, (-6.0, 6.0), (-7.0, 7.0)),
 }
-# maximum error in ulp against the reference (what the module is built to; see its notes)
-BOUNDS = {F32: dict(exp=3, expm1=3, log=3, log1p=3, tanh=5, erf=3),
+# maximum error in ulp against the reference (what the module is built to; see its notes;
+# float32 tanh: 6 is its maximum over every float32 in [0, 10), which the grid may miss)
+BOUNDS = {F32: dict(exp=3, expm1=3, log=3, log1p=3, tanh=6, erf=3),
           F64: dict(exp=2, expm1=3, log=2, log1p=3, tanh=3, erf=8)}
 POINTS = 400_001
 
