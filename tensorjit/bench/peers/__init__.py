@@ -28,7 +28,6 @@ from ..suite import compare
 from ..rows import RowSpec
 
 PEERS = ("numpy", "torch", "torch.compile", "jax", "mindspore")
-DEFAULT_MINDSPORE_PYTHON = "/work/venvs/mindspore/bin/python"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 DISPLAY = {"numpy": "NumPy", "torch": "PyTorch", "torch.compile": "PyTorch",
@@ -38,10 +37,9 @@ DISPLAY = {"numpy": "NumPy", "torch": "PyTorch", "torch.compile": "PyTorch",
 def mindspore_python(option=None):
     if option:
         return option
-    env = os.environ.get("TENSORJIT_MINDSPORE_PYTHON")
-    if env:
-        return env
-    return DEFAULT_MINDSPORE_PYTHON if os.path.exists(DEFAULT_MINDSPORE_PYTHON) else sys.executable
+    # no default path: MindSpore lives in a virtualenv of the user's choosing, named by the
+    # flag or the environment; otherwise this interpreter (where it is usually absent)
+    return os.environ.get("TENSORJIT_MINDSPORE_PYTHON") or sys.executable
 
 
 def _local_version(module, dist):
