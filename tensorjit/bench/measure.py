@@ -154,12 +154,17 @@ def interleaved_per_call(case, row_specs, rounds=7):
         for args in case.calls[:CHECK_CALLS + 8]:     # compile and install the fast path
             fn(*args)
         contenders[row.id] = (fn, case.calls)
+    return _alternated(contenders, rounds, max(len(case.calls), 1))
+
+
+def _alternated(contenders, rounds, calls):
+    """{name: per-call seconds}: each contender's ``(fn, arguments)`` loop timed round
+    after round in turn, the best round kept."""
     best = {name: math.inf for name in contenders}
     for _ in range(rounds):
-        for name, (fn, calls) in contenders.items():
-            best[name] = min(best[name], timed_loop(fn, calls))
-    n = max(len(case.calls), 1)
-    return {name: seconds / n for name, seconds in best.items()}
+        for name, (fn, args) in contenders.items():
+            best[name] = min(best[name], timed_loop(fn, args))
+    return {name: seconds / calls for name, seconds in best.items()}
 
 
 def ten_ops(a, b, c):
@@ -185,8 +190,4 @@ def ten_op_per_call(rounds=7, calls=200):
         for args in tensors[:CHECK_CALLS + 8]:
             fn(*args)
         contenders[f"{mode}.O0"] = (fn, tensors)
-    best = {name: math.inf for name in contenders}
-    for _ in range(rounds):
-        for name, (fn, args) in contenders.items():
-            best[name] = min(best[name], timed_loop(fn, args))
-    return {name: seconds / calls for name, seconds in best.items()}
+    return _alternated(contenders, rounds, calls)

@@ -15,6 +15,7 @@ import weakref
 
 import numpy as np
 
+from ..pytree import Identity, static_key
 from ..tensor import Tensor
 
 MISSING = object()
@@ -136,6 +137,43 @@ class AttrGuard(_Expects):
     def check(self, env=None):
         obj = self.obj() if self.weak_owner else self.obj
         return self.matches(getattr(obj, self.name, MISSING))
+
+
+def guard_names(fn, global_names, guards):
+    """Guard, in ``guards`` (a dict: one entry per global or closure cell), the globals
+    among ``global_names`` that ``fn`` reads and its closure variables. Returns the values
+    newly guarded. Modules bound to globals (``ops``, ``np``, ``math``) are not guarded:
+    rebinding a module name is vanishingly rare (reload keeps the object) and guards cost
+    the fast path."""
+    added = []
+    namespace = fn.__globals__
+    for name in global_names:
+        if name in namespace and not isinstance(namespace[name], types.ModuleType):
+            key = ("global", id(namespace), name)
+            if key not in guards:
+                value = namespace[name]
+                guards[key] = GlobalGuard(namespace, name, value, by_identity(value),
+                                          f"global {name!r} of {fn.__module__}")
+                added.append(value)
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        if name == "__class__":
+            continue
+        try:
+            value = cell.cell_contents
+        except ValueError:          # not assigned yet
+            continue
+        key = ("cell", id(cell))
+        if key not in guards:
+            guards[key] = CellGuard(cell, name, value, by_identity(value),
+                                    f"closure variable {name!r} of {fn.__qualname__}")
+            added.append(value)
+    return added
+
+
+def by_identity(value):
+    """Objects compared by identity are held weakly, so a compiled entry does not keep
+    alive the Cells and functions it was built from."""
+    return isinstance(static_key(value), Identity)
 
 
 def first_failure(guards, env=None):

@@ -6,9 +6,9 @@ function reads is baked into the graph as a constant. Without a guard, rebinding
 replay the old value silently. These guards make the entry recompile instead. The reads
 are the ``LOAD_GLOBAL`` / ``LOAD_DEREF`` names of the function, of the code nested in it
 (comprehensions, lambdas), and of the user functions it reaches through those names, a
-few calls deep. Modules are not guarded (rebinding ``np`` is vanishingly rare and every
-guard costs the fast path); neither are builtins. ast and bytecode capture see each read
-as it happens and guard it themselves. ``MUTATORS`` names the methods that change a list,
+few calls deep, guarded as ast guards what converted code reads (``guards.guard_names``);
+builtins are not. ast and bytecode capture see each read as it happens and guard it
+themselves. ``MUTATORS`` names the methods that change a list,
 dict, set or deque in place: trace reports such calls on globals and closure values (its
 graph cannot repeat them), ast runs them as Python (``ast/runtime.py``).
 """
@@ -16,8 +16,7 @@ import collections
 import dis
 import types
 
-from ..pytree import Identity, static_key
-from .guards import CellGuard, GlobalGuard
+from .guards import guard_names
 from .user_code import is_user_code
 
 MAX_DEPTH = 4            # how many calls deep through globals and closures to look
@@ -77,34 +76,11 @@ def _visit(fn, reads, seen, depth):
             fn.__code__ in seen or not is_user_code(fn):
         return
     seen.add(fn.__code__)
-    guards = reads.guards
-    namespace = fn.__globals__
+    for value in guard_names(fn, sorted(_global_loads(fn.__code__)), reads.guards):
+        _visit(value, reads, seen, depth + 1)      # user functions reached by name
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    for name in sorted(_global_loads(fn.__code__)):
-        if name not in namespace or isinstance(namespace[name], types.ModuleType):
-            continue
-        value = namespace[name]
-        key = ("global", id(namespace), name)
-        if key not in guards:
-            guards[key] = GlobalGuard(namespace, name, value, _by_identity(value),
-                                      f"global {name!r} of {fn.__module__}")
-        _visit(value, reads, seen, depth + 1)
-    for name, cell in cells.items():
-        if name == "__class__":
-            continue
-        try:
-            value = cell.cell_contents
-        except ValueError:          # not assigned yet
-            continue
-        if isinstance(value, types.ModuleType):
-            continue
-        key = ("cell", id(cell))
-        if key not in guards:
-            guards[key] = CellGuard(cell, name, value, _by_identity(value),
-                                    f"closure variable {name!r} of {fn.__qualname__}")
-        _visit(value, reads, seen, depth + 1)
     for name, method, line in _method_calls(fn.__code__):
-        value = namespace.get(name) if name not in cells else _contents(cells[name])
+        value = fn.__globals__.get(name) if name not in cells else _contents(cells[name])
         if method in MUTATORS.get(type(value), ()):
             reads.writes.append((f"{name}.{method}", f"{fn.__code__.co_filename}:{line}"))
 
@@ -147,12 +123,3 @@ def _global_loads(code):
         if isinstance(const, types.CodeType):
             names |= _global_loads(const)
     return names
-
-
-def _by_identity(value):
-    """Objects compared by identity are held weakly, so a compiled entry does not keep
-    alive the Cells and functions it was built from."""
-    try:
-        return isinstance(static_key(value), Identity)
-    except Exception:
-        return True

@@ -105,6 +105,8 @@ div_p = binary("div", _keep_dtype(np.true_divide), _div_vjp, scalar="{0} / {1}")
 floordiv_p = binary("floordiv", _keep_dtype(np.floor_divide), _no_grad2,   # bool // bool
                     no_scalar=_NUMBA_DIVMOD)
 mod_p = binary("mod", _keep_dtype(np.mod), _mod_vjp, no_scalar=_NUMBA_DIVMOD)  # int8 in NumPy
+
+
 def _numpy_power_half_is_sqrt(dtype):
     """Whether this NumPy computes ``power(x, 0.5)`` as a square root for ``dtype``: NumPy 2.3
     and later do (``power(-inf, 0.5)`` is sqrt's NaN), earlier releases call pow (inf)."""

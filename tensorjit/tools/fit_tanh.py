@@ -26,9 +26,9 @@ def fit(limit=LIMIT, p_degree=P_DEGREE, q_degree=Q_DEGREE, iterations=30):
     weight = np.ones_like(a)
     for _ in range(iterations):
         # P(t) - target (Q(t) - 1) = target, each row scaled to a relative error
-        rows = np.concatenate([np.vander(t, p_degree + 1, increasing=True),
-                               -target[:, None] * np.vander(t, q_degree + 1, increasing=True)[:, 1:]],
-                              axis=1)
+        numerator = np.vander(t, p_degree + 1, increasing=True)
+        denominator = np.vander(t, q_degree + 1, increasing=True)[:, 1:]
+        rows = np.concatenate([numerator, -target[:, None] * denominator], axis=1)
         scale = target * weight
         solution = np.linalg.lstsq(rows / scale[:, None], target / scale, rcond=None)[0]
         p, q = solution[:p_degree + 1], np.concatenate([[1.0], solution[p_degree + 1:]])

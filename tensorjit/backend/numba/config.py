@@ -13,9 +13,9 @@ COMPILE_AFTER_FORK = True    # False in a child forked while a kernel was compil
 
 # fork() waits (a bounded time) for a kernel being compiled, or Numba being imported: a
 # child forked in the middle would inherit LLVM's and Numba's state half-way, and the
-# import lock of a module another thread was importing stays held in the child for ever. If the wait runs out,
-# the child builds no new native kernels (they run on NumPy), and never waits on a lock
-# that nobody in it will release.
+# import lock of a module another thread was importing stays held in the child for ever.
+# If the wait runs out, the child builds no new native kernels (they run on NumPy), and
+# never waits on a lock that nobody in it will release.
 _FORK_WAIT_SECONDS = 60.0
 _held_for_fork = [False]
 

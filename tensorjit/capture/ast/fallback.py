@@ -12,13 +12,11 @@ The environment passed between them maps variable names to values. Tensors are p
 to a graph as inputs (the same object at two names is one input); Parameters and every
 other Python value are part of the key (Parameters by identity: graphs read them as refs).
 """
-import types
-
 from ...tensor import Tensor, Parameter
 from ...ops.effects import GuardFailure
-from ...pytree import Identity, static_key
+from ...pytree import Identity
 from .values import Undefined
-from ..guards import GlobalGuard, CellGuard, first_failure
+from ..guards import first_failure, guard_names
 from ...locks import ForkSafeLock
 
 # ---- Python facts a graph relied on ----------------------------------------------------
@@ -31,28 +29,7 @@ class PythonGuards:
         self.items = {}
 
     def note(self, fn, global_names):
-        namespace = fn.__globals__
-        for name in global_names:
-            # modules (``ops``, ``np``, ``math``) are not guarded: rebinding a module name is
-            # vanishingly rare (reload keeps the object) and guards cost the fast path
-            if name in namespace and not isinstance(namespace[name], types.ModuleType):
-                key = ("global", id(namespace), name)
-                if key not in self.items:
-                    value = namespace[name]
-                    self.items[key] = GlobalGuard(namespace, name, value, _by_identity(value),
-                                                  f"global {name!r} of {fn.__module__}")
-        code = fn.__code__
-        for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
-            if name == "__class__":
-                continue
-            try:
-                value = cell.cell_contents
-            except ValueError:
-                continue
-            key = ("cell", id(cell))
-            if key not in self.items:
-                self.items[key] = CellGuard(cell, name, value, _by_identity(value),
-                                            f"closure variable {name!r} of {fn.__qualname__}")
+        guard_names(fn, global_names, self.items)
 
     def check(self):
         """None if every fact still holds, else a description of the first that fails."""
@@ -61,12 +38,6 @@ class PythonGuards:
 
     def descriptions(self):
         return [guard.description for guard in self.items.values()]
-
-
-def _by_identity(value):
-    """Objects compared by identity are held weakly, so a compiled entry does not keep
-    alive the Cells and functions it was built from."""
-    return isinstance(static_key(value), Identity)
 
 
 # ---- the environment ------------------------------------------------------------------
