@@ -47,10 +47,22 @@ def _original_name(code, original):
     if not code.co_name.startswith(_RENAMED):
         return code
     name = code.co_name[len(_RENAMED):]
+    if name.startswith(transform.STATEMENT_PREFIX):
+        return code              # convert_program names statements after their function
+    qualname = original.co_qualname if name == original.co_name else name
+    return _named(code, name, qualname)
+
+
+def _named(code, name, qualname):
+    """``code`` named ``name`` together with the branch and loop-body functions generated
+    inside it, so tracebacks through them read as eager ones do."""
+    consts = tuple(_named(c, name, qualname) if isinstance(c, types.CodeType) and
+                   c.co_name.startswith(syntax.GENERATED_DEF_PREFIXES) else c
+                   for c in code.co_consts)
+    names = dict(co_name=name, co_consts=consts)
     if hasattr(code, "co_qualname"):          # 3.11+: tracebacks show the qualified name
-        qualname = original.co_qualname if name == original.co_name else name
-        return code.replace(co_name=name, co_qualname=qualname)
-    return code.replace(co_name=name)
+        names["co_qualname"] = qualname
+    return code.replace(**names)
 
 
 def _closure(code, fn):
@@ -141,10 +153,8 @@ def convert_program(fn):
         codes = _compile(functions, code, filename)
         codes.sort(key=lambda c: int(c.co_name.rsplit("_", 1)[1]))
         # errors and IR source notes name the user's function, not ``_tj_stmt_3``
-        names = dict(co_name=code.co_name)
-        if hasattr(code, "co_qualname"):           # (3.11+)
-            names["co_qualname"] = code.co_qualname
-        codes = [c.replace(**names) for c in codes]
+        codes = [_named(c, code.co_name, getattr(code, "co_qualname", code.co_name))
+                 for c in codes]
         for c in codes:
             CONVERTED_CODES.add(c)
         converted = _ConvertedProgram(codes, conversion, filename, fn.__qualname__)
