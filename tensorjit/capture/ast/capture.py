@@ -386,7 +386,7 @@ def _user_location(tb):
     location = None
     while tb is not None:
         code = tb.tb_frame.f_code
-        if code in convert.CONVERTED_CODES:
+        if id(code) in convert.CONVERTED_CODES:
             location = f"{code.co_filename}:{tb.tb_lineno}"
         tb = tb.tb_next
     return location

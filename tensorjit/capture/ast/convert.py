@@ -12,11 +12,13 @@ from ..user_code import is_user_code  # noqa: F401  (converted_callable; capture
 _HELPER_CELL = None                  # set by runtime.py: a cell holding the runtime module
 _WHOLE = {}                          # code -> _ConvertedCode (callee form)
 _PROGRAM = {}                        # code -> _ConvertedProgram (segmented top-level form)
-CONVERTED_CODES = set()              # code objects produced by conversion (never reconverted)
+# code objects produced by conversion (never reconverted), by identity: code objects compare
+# by content, and a converted function with nothing to rewrite equals the original's code
+CONVERTED_CODES = {}
 
 
 def _register_codes(code):
-    CONVERTED_CODES.add(code)
+    CONVERTED_CODES[id(code)] = code
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             _register_codes(const)
@@ -49,7 +51,7 @@ def _original_name(code, original):
     name = code.co_name[len(_RENAMED):]
     if name.startswith(transform.STATEMENT_PREFIX):
         return code              # convert_program names statements after their function
-    qualname = original.co_qualname if name == original.co_name else name
+    qualname = getattr(original, "co_qualname", name) if name == original.co_name else name
     return _named(code, name, qualname)
 
 
@@ -105,7 +107,7 @@ def convert_function(fn):
     """The converted version of the Python function ``fn`` (a new function object sharing
     ``fn``'s globals, closure cells and defaults)."""
     code = fn.__code__
-    if code in CONVERTED_CODES:
+    if id(code) in CONVERTED_CODES:
         return fn
     converted = _WHOLE.get(code)
     if converted is None:
@@ -156,7 +158,7 @@ def convert_program(fn):
         codes = [_named(c, code.co_name, getattr(code, "co_qualname", code.co_name))
                  for c in codes]
         for c in codes:
-            CONVERTED_CODES.add(c)
+            CONVERTED_CODES[id(c)] = c
         converted = _ConvertedProgram(codes, conversion, filename, fn.__qualname__)
         _PROGRAM[code] = converted
     return converted
@@ -173,7 +175,7 @@ def convert_or_plain(fn):
 def converted_callable(f):
     """What a call of ``f`` inside converted code runs."""
     if isinstance(f, types.FunctionType):
-        if f.__code__ in CONVERTED_CODES:
+        if id(f.__code__) in CONVERTED_CODES:
             return f
         jitted = getattr(f, "_tj_jit", None)
         if jitted is not None:            # nested jit (any capture mode): inlined
@@ -186,7 +188,7 @@ def converted_callable(f):
         return f
     if isinstance(f, types.MethodType):
         func = f.__func__
-        if isinstance(func, types.FunctionType) and func.__code__ not in CONVERTED_CODES \
+        if isinstance(func, types.FunctionType) and id(func.__code__) not in CONVERTED_CODES \
                 and is_user_code(func):
             converted = convert_or_plain(func)
             return f if converted is func else types.MethodType(converted, f.__self__)
