@@ -120,12 +120,17 @@ def check_op(op, who):
     return op.lower()
 
 
-def plan_buckets(nbytes, dtypes, cap_bytes):
+def plan_buckets(nbytes, dtypes, cap_bytes, conflicts=None):
     """Split items (their sizes in bytes and dtypes, in the order they become ready) into
     buckets of one dtype holding at most ``cap_bytes`` each (an item larger than the cap is
-    a bucket of its own). Returns lists of item indices, buckets in the order they fill."""
+    a bucket of its own). ``conflicts(index, bucket)``: True if item ``index`` may not join
+    the items of ``bucket`` (it needs one of their results). Returns lists of item indices,
+    the buckets in the order their last item becomes ready."""
     open_buckets, sizes, done = {}, {}, []
     for index, (size, dtype) in enumerate(zip(nbytes, dtypes)):
+        if conflicts is not None:      # a bucket whose result this item needs is complete
+            for other in [k for k, b in open_buckets.items() if conflicts(index, b)]:
+                done.append(open_buckets.pop(other))
         key = np.dtype(dtype).str
         bucket = open_buckets.get(key)
         if bucket is not None and sizes[key] + size > cap_bytes:
@@ -137,5 +142,4 @@ def plan_buckets(nbytes, dtypes, cap_bytes):
         bucket.append(index)
         sizes[key] += size
     done.extend(open_buckets.values())
-    # buckets in the order their last item becomes ready
     return sorted(done, key=lambda b: b[-1])
