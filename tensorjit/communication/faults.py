@@ -15,16 +15,18 @@ rank ever blocks forever:
   answer from their polling loop. Ranks that do not answer within a short grace period
   are named as lost; ranks that answer from another collective are named as diverged.
 
-The error is a ``CommunicationError``. A process that ends on one (uncaught) calls
-``MPI_Abort`` on its way out instead of ``MPI_Finalize``, which would wait for the lost
-rank forever; ``MPI_Abort`` also stops the hung rank, so the whole job ends.
+The error is a ``CommunicationError``. A process that ends on one (uncaught) leaves with
+``os._exit(1)`` instead of ``MPI_Finalize``, which would wait for the lost rank forever;
+mpirun then sees a rank exit non-zero without finalizing and stops the others (the hung
+rank included), and its exit status is non-zero. (``MPI_Abort`` would stop them too, but
+under ULFM mpirun then exits with status 0.)
 """
 import atexit
 import os
 import sys
 
 DEFAULT_TIMEOUT = 300.0
-_state = {"timeout": None, "fault": None, "abort": None}
+_state = {"timeout": None, "fault": None, "hooked": False}
 
 
 class CommunicationError(RuntimeError):
@@ -59,24 +61,24 @@ def set_timeout(seconds):
 
 
 def fault(message):
-    """A ``CommunicationError`` for ``message``, remembered so the exit aborts the job."""
+    """A ``CommunicationError`` for ``message``, remembered so the process exits at once (no finalize)."""
     _state["fault"] = message
     return CommunicationError(message)
 
 
-def install_abort_on_exit(abort):
-    """After ``init()``: on exit after a fault, ``abort(code)`` instead of finalizing."""
-    if _state["abort"] is None:
+def install_exit_hook():
+    """After ``init()``: on exit after a fault, leave at once instead of finalizing."""
+    if not _state["hooked"]:
         atexit.register(_exit_hook)     # runs before mpi4py's finalize (registered earlier)
-    _state["abort"] = abort
+    _state["hooked"] = True
 
 
 def _exit_hook():
-    if _state["fault"] is None or _state["abort"] is None:
+    if _state["fault"] is None:
         return
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):
             pass
-    _state["abort"](1)
+    os._exit(1)

@@ -57,7 +57,7 @@ def init(backend_name=None, *, timeout=None):
     _local["MPI"] = MPI
     _local["local"] = world.Split_type(MPI.COMM_TYPE_SHARED)
     process_groups.install(WORLD, group)
-    faults.install_abort_on_exit(MPI.COMM_WORLD.Abort)
+    faults.install_exit_hook()
     GlobalComm.INITED = True
 
 
