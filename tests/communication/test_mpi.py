@@ -44,3 +44,14 @@ def test_mismatched_shapes_name_every_rank(job, scratch):
     assert "collectives do not match" in out, out[-4000:]
     assert "rank 0: all_reduce #1 (float32, op=sum, shape (2, 3))" in out, out[-4000:]
     assert "rank 1: all_reduce #1 (float32, op=sum, shape (3, 3))" in out, out[-4000:]
+
+
+def test_data_parallel_benchmark_row(job):
+    import sys
+    cmd = [sys.executable, "-m", "tensorjit.bench", "data_parallel", "--size", "tiny",
+           "--steps", "1", "--warmup", "1", "--rounds", "1"]
+    code, out, _ = job(cmd).wait(600)
+    assert code == 0, out[-4000:]
+    rows = [l for l in out.splitlines() if l.startswith(("| 1 |", "| 2 |"))]
+    assert len(rows) == 2, out
+    assert rows[0].split("|")[5].strip() == "0.0%"       # one rank never waits on others
