@@ -1,15 +1,14 @@
 """A communication group on MPI (mpi4py): the collectives the kernels of
 ``ops/collective.py`` call, each checked and bounded in time.
 
-Every collective:
-  1. counts itself (``seq``: the n-th collective of this group on this rank) and checks,
-     with one small all-gather, that every rank is at the same collective with the same
-     kind, operation, dtype and shapes -- MPI itself does not check, and mismatched
-     counts corrupt memory or hang; a mismatch raises a ``CommunicationError`` naming
-     each rank's shapes on every rank;
-  2. runs as a non-blocking MPI call (``Iallreduce``, ``Iallgather``, ...) finished by
-     ``wait``: a polling loop with a deadline that answers other ranks' questions and
-     reports lost ranks (``faults.py``, ``watch.py``).
+Every collective is a non-blocking MPI call (``Iallreduce``, ``Iallgather``, ...) posted
+together with a small all-gather of its *signature*: its number on this group (``seq``),
+a CRC of its kind, operation, dtype and shapes, and that description as text. MPI itself
+does not check that ranks agree (mismatched counts give truncation errors, garbage or a
+hang), so the signatures are compared first: a mismatch raises a ``CommunicationError``
+naming every rank's shapes, on every rank. Both requests are finished by ``wait``: a
+polling loop with a deadline that answers other ranks' questions and reports lost ranks
+(``faults.py``, ``watch.py``). Posting the check with the data costs no extra round trip.
 
 Float16 and bfloat16 travel as float32 (MPI has no such types); bool cannot be reduced.
 """
@@ -23,6 +22,7 @@ from . import faults
 from .watch import Watch
 
 _TRANSPORT = {np.dtype(np.float16): np.dtype(np.float32)}
+SIGNATURE_WORDS = 32        # seq, CRC, then the description's first 240 bytes
 
 
 def _transport_dtype(dtype):
@@ -72,59 +72,59 @@ class MPIGroup:
         dtype = np.result_type(*arrays)
         self._reducible(dtype, "all_reduce")
         shapes = tuple(np.shape(a) for a in arrays)
-        self._begin("all_reduce", op, dtype, shapes)
+        signature = self._signature("all_reduce", op, dtype, shapes)
         buffer = pack(arrays, _transport_dtype(dtype))
         request = self.comm.Iallreduce(self.MPI.IN_PLACE, buffer, op=self.ops[op])
         STATS.bytes += buffer.nbytes
         pending = Pending(buffer, shapes, request, self)
-        pending.kind = ("all_reduce", self.seq, dtype)
+        pending.kind = (signature, dtype)
         return pending
 
     def finish(self, pending):
-        kind, seq, dtype = pending.kind
-        self.wait(pending.request, kind, seq)
+        signature, dtype = pending.kind
+        self._finish(signature, pending.request, "all_reduce")
         out = unpack(pending.buffer, pending.shapes)
         return [a.astype(dtype) for a in out] if pending.buffer.dtype != dtype else out
 
     def all_gather(self, array):
         array = np.asarray(array)
-        self._begin("all_gather", None, array.dtype, (array.shape,))
+        signature = self._signature("all_gather", None, array.dtype, (array.shape,))
         send = np.ascontiguousarray(array, dtype=_transport_dtype(array.dtype))
         out = np.empty((self.size,) + send.shape, send.dtype)
-        self._run(self.comm.Iallgather(send, out), "all_gather", send.nbytes)
+        self._run(signature, self.comm.Iallgather(send, out), "all_gather", send.nbytes)
         out = out.reshape((self.size * array.shape[0],) + array.shape[1:])
         return out.astype(array.dtype, copy=False)
 
     def reduce_scatter(self, array, op):
         array = np.asarray(array)
         self._reducible(array.dtype, "reduce_scatter")
-        self._begin("reduce_scatter", op, array.dtype, (array.shape,))
+        signature = self._signature("reduce_scatter", op, array.dtype, (array.shape,))
         send = np.ascontiguousarray(array, dtype=_transport_dtype(array.dtype))
         out = np.empty((array.shape[0] // self.size,) + array.shape[1:], send.dtype)
-        self._run(self.comm.Ireduce_scatter_block(send, out, op=self.ops[op]),
+        self._run(signature, self.comm.Ireduce_scatter_block(send, out, op=self.ops[op]),
                   "reduce_scatter", send.nbytes)
         return out.astype(array.dtype, copy=False)
 
     def broadcast(self, array, root):
         array = np.asarray(array)
-        self._begin("broadcast", root, array.dtype, (array.shape,))
+        signature = self._signature("broadcast", f"root={root}", array.dtype, (array.shape,))
         buffer = np.array(array, dtype=_transport_dtype(array.dtype), copy=True, order="C")
-        self._run(self.comm.Ibcast(buffer, root=root), "broadcast", buffer.nbytes)
+        self._run(signature, self.comm.Ibcast(buffer, root=root), "broadcast", buffer.nbytes)
         return buffer.astype(array.dtype, copy=False)
 
     def reduce(self, array, root, op):
         array = np.asarray(array)
         self._reducible(array.dtype, "reduce")
-        self._begin("reduce", (root, op), array.dtype, (array.shape,))
+        signature = self._signature("reduce", f"{op}, root={root}", array.dtype, (array.shape,))
         send = np.ascontiguousarray(array, dtype=_transport_dtype(array.dtype))
         out = np.zeros_like(send)
-        self._run(self.comm.Ireduce(send, out if self.rank == root else None,
+        self._run(signature, self.comm.Ireduce(send, out if self.rank == root else None,
                                     op=self.ops[op], root=root), "reduce", send.nbytes)
         return out.astype(array.dtype, copy=False)
 
     def barrier(self):
-        self._begin("barrier", None, None, ())
-        self._run(self.comm.Ibarrier(), "barrier", 0)
+        signature = self._signature("barrier", None, None, ())
+        self._run(signature, self.comm.Ibarrier(), "barrier", 0)
 
     # ---- checks, waiting ------------------------------------------------------------------
     def _reducible(self, dtype, what):
@@ -132,26 +132,36 @@ class MPIGroup:
             raise TypeError(f"{what}: bool tensors cannot be reduced; cast them to an "
                             f"integer type")
 
-    def _run(self, request, what, nbytes):
+    def _run(self, signature, request, what, nbytes):
         STATS.bytes += nbytes
-        self.wait(request, what, self.seq)
+        self._finish(signature, request, what)
 
-    def _begin(self, kind, op, dtype, shapes):
-        """Count this collective and check every rank calls the same one."""
+    def _signature(self, kind, op, dtype, shapes):
+        """Count this collective and post the all-gather of its signature."""
         self.seq += 1
         STATS.collectives += 1
-        detail = f"{kind} {op} {dtype} {shapes}"
-        mine = np.array([self.seq, zlib.crc32(detail.encode())], np.int64)
-        everyone = np.empty((self.size, 2), np.int64)
-        self.wait(self.comm.Iallgather(mine, everyone), kind, self.seq)
-        if (everyone == mine).all():
-            return
-        details = self.comm.allgather(f"{kind} #{self.seq} ({_describe(op, dtype, shapes)})")
-        lines = "; ".join(f"rank {self.world_ranks[r]}: {d}" for r, d in enumerate(details))
-        raise faults.CommunicationError(
-            f"collectives do not match across the ranks of group {self.name!r}: {lines}. "
-            f"Every rank must call the same collectives in the same order with tensors of "
-            f"the same shapes and dtypes")
+        text = f"{kind} #{self.seq} ({_describe(op, dtype, shapes)})"
+        mine = np.zeros(SIGNATURE_WORDS, np.int64)
+        mine[0], mine[1] = self.seq, zlib.crc32(text.encode())
+        raw = text.encode()[:8 * (SIGNATURE_WORDS - 2)]
+        mine.view(np.uint8)[16:16 + len(raw)] = np.frombuffer(raw, np.uint8)
+        everyone = np.empty((self.size, SIGNATURE_WORDS), np.int64)
+        return self.seq, mine, everyone, self.comm.Iallgather(mine, everyone)
+
+    def _finish(self, signature, request, what):
+        """Check the signatures (the data request waits if they differ), then the data."""
+        seq, mine, everyone, check = signature
+        self.wait(check, what, seq)
+        if not (everyone[:, :2] == mine[:2]).all():
+            lines = "; ".join(f"rank {self.world_ranks[r]}: "
+                              f"{row.view(np.uint8)[16:].tobytes().rstrip(bytes(1)).decode(errors='replace')}"
+                              for r, row in enumerate(everyone))
+            # the data collective was posted with mismatched sizes: MPI's state is broken
+            raise faults.fault(
+                f"collectives do not match across the ranks of group {self.name!r}: {lines}. "
+                f"Every rank must call the same collectives in the same order with tensors "
+                f"of the same shapes and dtypes")
+        self.wait(request, what, seq)
 
     def wait(self, request, what, seq):
         """Finish ``request`` or raise a ``CommunicationError`` naming the lost ranks."""

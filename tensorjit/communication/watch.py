@@ -6,6 +6,7 @@ answers questions from other ranks on its own communicator (a duplicate of the g
 so these messages never mix with the data). Past the deadline it asks every other rank
 where it is; see ``faults.py`` for the whole story.
 """
+import os
 import time
 
 import numpy as np
@@ -14,6 +15,9 @@ from . import faults
 
 QUERY, REPLY = 1, 2
 POLL_EVERY = 0.01          # seconds between looks at the question channel while waiting
+# Open MPI moves a non-blocking collective along only inside MPI calls: the first part of
+# a wait polls without pause (a large all-reduce is many rounds of messages)
+SPIN = float(os.environ.get("TENSORJIT_COMM_SPIN", "0.05"))
 
 
 class Watch:
@@ -25,9 +29,11 @@ class Watch:
         self.replies = {}        # group rank -> (seq, waiting) from the last question
 
     def wait(self, request, what, seq):
-        deadline = time.perf_counter() + faults.timeout()
-        polls = 0
-        next_look = time.perf_counter() + POLL_EVERY
+        started = time.perf_counter()
+        deadline = started + faults.timeout()
+        spin_until = started + SPIN
+        naps = 0
+        next_look = started + POLL_EVERY
         while True:
             try:
                 if request.Test():
@@ -41,9 +47,9 @@ class Watch:
             if now >= deadline:
                 if self._look_for_missing(request, what, seq):
                     return
-            polls += 1
-            if polls > 200:
-                time.sleep(min(1e-3, (polls - 200) * 1e-5))
+            if now > spin_until:       # a long wait: leave the core to others
+                naps += 1
+                time.sleep(min(1e-3, naps * 1e-5))
 
     # ---- questions between ranks ---------------------------------------------------------
     def answer(self):
