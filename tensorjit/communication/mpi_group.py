@@ -63,6 +63,7 @@ class MPIGroup:
         self.current = "idle"
         self.ops = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD}
         self.watch = Watch(self, comm.Dup())
+        self.in_flight = []      # requests of started, unfinished all-reduces
 
     # ---- the collectives ----------------------------------------------------------------
     def all_reduce(self, arrays, op):
@@ -76,9 +77,19 @@ class MPIGroup:
         buffer = pack(arrays, _transport_dtype(dtype))
         request = self.comm.Iallreduce(self.MPI.IN_PLACE, buffer, op=self.ops[op])
         STATS.bytes += buffer.nbytes
+        # Open MPI moves non-blocking collectives along only inside MPI calls: each start
+        # also gives the buckets started before it a turn
+        self.in_flight = [r for r in self.in_flight if not self._done(r)]
+        self.in_flight.append(request)
         pending = Pending(buffer, shapes, request, self)
         pending.kind = (signature, dtype)
         return pending
+
+    def _done(self, request):
+        try:
+            return request.Test()
+        except self.MPI.Exception:     # a failure: reported by the wait that finishes it
+            return True
 
     def finish(self, pending):
         signature, dtype = pending.kind
