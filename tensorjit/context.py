@@ -132,10 +132,12 @@ def _check_comm_fusion(value):
     allreduce = value.get("allreduce") if isinstance(value, dict) else None
     if not isinstance(allreduce, dict) or allreduce.get("mode", "size") not in ("size", "auto") \
             or not isinstance(allreduce.get("config", 16), (int, float)) \
-            or allreduce.get("config", 16) <= 0:
+            or allreduce.get("config", 16) <= 0 \
+            or not isinstance(allreduce.get("overlap", True), bool):
         raise ValueError(f"set_auto_parallel_context: comm_fusion must look like "
                          f"{{'allreduce': {{'mode': 'size', 'config': 16}}}} (config: bucket "
-                         f"size in MB, > 0), got {value!r}")
+                         f"size in MB, > 0; tensorjit also reads 'overlap': bool), got "
+                         f"{value!r}")
 
 
 def get_auto_parallel_context(attr_key):
@@ -155,6 +157,12 @@ def reset_auto_parallel_context():
 def data_parallel():
     """Is ``parallel_mode`` DATA_PARALLEL?"""
     return _parallel["parallel_mode"] == ParallelMode.DATA_PARALLEL
+
+
+def allreduce_overlap():
+    """Are bucketed all-reduces non-blocking inside graphs (``comm_fusion``'s
+    tensorjit-only ``overlap`` key, default True; False keeps them blocking)?"""
+    return bool(_parallel["comm_fusion"].get("allreduce", {}).get("overlap", True))
 
 
 def allreduce_bucket_bytes():

@@ -32,7 +32,8 @@ def _worker(args):
     rank, size = communication.get_rank(), communication.get_group_size()
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
                                  gradients_mean=True, comm_fusion={
-                                     "allreduce": {"mode": "size", "config": args.bucket_mb}})
+                                     "allreduce": {"mode": "size", "config": args.bucket_mb,
+                                                   "overlap": not args.blocking}})
     model = make_model("resnet18", args.size, seed=rank, batches=2)
     step = ms.jit(model.step, capture_mode=args.capture_mode, jit_level=args.jit_level)
     for i in range(args.warmup):
@@ -55,13 +56,13 @@ def _worker(args):
             "wait_share": float((everyone[:, 1] / everyone[:, 0]).mean())}), flush=True)
 
 
-def _run_job(ranks, args, timeout):
+def _run_job(ranks, blocking, args, timeout):
     from ..communication.launch import find_mpirun, build_command, flavour
     mpirun = find_mpirun()
     program = ["-m", "tensorjit.bench.data_parallel", "--worker", "--size", args.size,
                "--steps", str(args.steps), "--warmup", str(args.warmup),
                "--capture-mode", args.capture_mode, "--jit-level", args.jit_level,
-               "--bucket-mb", str(args.bucket_mb)]
+               "--bucket-mb", str(args.bucket_mb)] + (["--blocking"] if blocking else [])
     cmd, _ = build_command(ranks, program, mpirun=mpirun, kind=flavour(mpirun), threads=1)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -87,6 +88,10 @@ def parse_args(argv):
     p.add_argument("--bucket-mb", type=float, default=16.0,
                    help="all-reduce bucket size (comm_fusion), MB")
     p.add_argument("--ranks", default="1,2", help="rank counts to compare")
+    p.add_argument("--blocking-row", action=argparse.BooleanOptionalAction, default=True,
+                   help="also run the largest rank count with blocking all-reduces (no "
+                        "overlap), to see what the non-blocking ones gain")
+    p.add_argument("--blocking", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--timeout", type=float, default=1800, help="seconds per job at most")
     p.add_argument("--json", help="write the results to this file")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -99,37 +104,42 @@ def main(argv=None):
         _worker(args)
         return 0
     counts = [int(r) for r in args.ranks.split(",")]
+    variants = [(str(n), n, False) for n in counts]
+    if args.blocking_row and max(counts) > 1:
+        variants.append((f"{max(counts)}, blocking", max(counts), True))
     rounds = []
     for index in range(args.rounds):
-        order = counts if index % 2 == 0 else counts[::-1]
-        rounds.append({n: _run_job(n, args, args.timeout) for n in order})
-        line = ", ".join(f"{n} rank(s) {r['samples_per_second']:.1f} samples/s "
-                         f"(waiting {100 * r['wait_share']:.1f}%)" for n, r in
-                         sorted(rounds[-1].items()))
+        order = variants if index % 2 == 0 else variants[::-1]
+        rounds.append({label: _run_job(n, blocking, args, args.timeout)
+                       for label, n, blocking in order})
+        line = ", ".join(f"{label} rank(s) {r['samples_per_second']:.1f} samples/s "
+                         f"(waiting {100 * r['wait_share']:.1f}%)"
+                         for label, r in rounds[-1].items())
         print(f"round {index + 1}: {line}", file=sys.stderr, flush=True)
-    print(report(rounds, counts, args))
+    labels = [label for label, _, _ in variants]
+    print(report(rounds, labels, args))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"settings": vars(args), "rounds": [{str(k): v for k, v in r.items()}
-                                                          for r in rounds]}, f, indent=1)
+            json.dump({"settings": vars(args), "rounds": rounds}, f, indent=1)
     return 0
 
 
-def report(rounds, counts, args):
-    lines = [f"#### data_parallel\n",
+def report(rounds, labels, args):
+    lines = ["#### data_parallel\n",
              f"ResNet-18 ({args.size}), jit({args.capture_mode}, {args.jit_level}), one thread "
              f"per rank, {args.steps} timed steps per job, {len(rounds)} alternated rounds, "
-             f"buckets of {args.bucket_mb:g} MB.\n",
+             f"buckets of {args.bucket_mb:g} MB (non-blocking unless marked blocking).\n",
              "| ranks | batch per rank | samples/s (median) | per round | communication wait "
-             "(share of step time) | speed-up vs 1 rank (median of per-round ratios) |",
+             "(share of step time) | vs 1 rank (median of per-round ratios) |",
              "| --- | --- | --- | --- | --- | --- |"]
-    base = counts[0]
-    for n in counts:
-        sps = [r[n]["samples_per_second"] for r in rounds]
-        ratios = [r[n]["samples_per_second"] / r[base]["samples_per_second"] for r in rounds]
-        waits = [r[n]["wait_share"] for r in rounds]
-        lines.append(f"| {n} | {rounds[0][n]['batch_per_rank']} | {statistics.median(sps):.1f} "
-                     f"| {' / '.join(f'{v:.1f}' for v in sps)} | "
+    base = labels[0]
+    for label in labels:
+        sps = [r[label]["samples_per_second"] for r in rounds]
+        ratios = [r[label]["samples_per_second"] / r[base]["samples_per_second"]
+                  for r in rounds]
+        waits = [r[label]["wait_share"] for r in rounds]
+        lines.append(f"| {label} | {rounds[0][label]['batch_per_rank']} | "
+                     f"{statistics.median(sps):.1f} | {' / '.join(f'{v:.1f}' for v in sps)} | "
                      f"{100 * statistics.median(waits):.1f}% | "
                      f"{statistics.median(ratios):.2f}x |")
     return "\n".join(lines)

@@ -123,7 +123,10 @@ def _dependencies(graph, first, items):
 
 def overlap_all_reduces(graph):
     """Split each all-reduce into a start as early and a wait as late as possible;
-    returns the number of all-reduces split."""
+    returns the number of all-reduces split (none with ``comm_fusion``'s
+    ``overlap=False``)."""
+    if not context.allreduce_overlap():
+        return 0
     split = 0
     for node in [n for n in graph.nodes if _communicates(n)]:
         nodes = graph.nodes
