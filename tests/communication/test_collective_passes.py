@@ -140,3 +140,16 @@ def test_single_rank_graphs_are_left_alone():
     graph = ms.jit(lambda x: (ops.all_reduce(x), ops.all_reduce(x * 2)),
                    capture_mode="trace").lower(x).graph
     assert [n.prim.name for n in graph.nodes].count("all_reduce") == 2
+
+
+def test_a_graph_prepared_for_one_process_refuses_a_larger_group():
+    x = ms.Tensor(np.ones(4, np.float32))
+    jitted = ms.jit(lambda x: ops.all_reduce(x) * 2, capture_mode="trace")
+    jitted(x)
+    process_groups.install(WORLD, TwinGroup())
+    try:
+        with pytest.raises(RuntimeError, match=r"prepared for 1 process\(es\) but the group "
+                                               r"now has 2.*init\(\) before jitting"):
+            jitted(x)
+    finally:
+        process_groups.uninstall()

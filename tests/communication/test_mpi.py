@@ -55,3 +55,10 @@ def test_data_parallel_benchmark_row(job):
     rows = [l for l in out.splitlines() if l.startswith(("| 1 |", "| 2 |"))]
     assert len(rows) == 2, out
     assert rows[0].split("|")[5].strip() == "0.0%"       # one rank never waits on others
+
+
+def test_example_runs_as_one_process_without_mpirun(job):
+    import sys
+    code, out, _ = job([sys.executable, EXAMPLE, "--check", "--steps", "3"]).wait(300)
+    assert code == 0, out[-4000:]
+    assert "rank 0/1: weights identical on all ranks: True" in out, out
