@@ -107,6 +107,18 @@ def group(name):
     return found
 
 
+def world_rank():
+    """This process's rank in the world (0 before ``communication.init()``): what code
+    below the ``communication`` layer asks, e.g. "am I rank 0, the one that writes the
+    checkpoint?" (``communication.get_rank()`` is the same number)."""
+    return group(WORLD).rank
+
+
+def world_size():
+    """The number of processes in the world (1 before ``communication.init()``)."""
+    return group(WORLD).size
+
+
 def check_group_name(name, who):
     if not isinstance(name, str):
         raise TypeError(f"{who}: 'group' must be a group name (str), got {name!r}")

@@ -146,3 +146,8 @@ def test_launcher_finds_the_wheels_mpirun_without_a_machine_path(monkeypatch, ca
     assert capsys.readouterr().out.strip().endswith("script.py a")
     with pytest.raises(FileNotFoundError, match="--mpirun /nonexistent"):
         launch.find_mpirun("/nonexistent")
+
+
+def test_lower_layers_can_ask_for_the_rank():
+    from tensorjit.ops import process_groups
+    assert process_groups.world_rank() == 0 and process_groups.world_size() == 1
