@@ -82,7 +82,8 @@ def train(seed, batches, loop, capture_mode, jit_level, shard=None):
         if shard is not None:
             index, count = shard
             size = len(data) // count
-            data, label = data[index * size:(index + 1) * size], label[index * size:(index + 1) * size]
+            rows = slice(index * size, (index + 1) * size)
+            data, label = data[rows], label[rows]
         losses.append(float(step(ms.Tensor(data), ms.Tensor(label)).asnumpy()))
     return net, losses
 

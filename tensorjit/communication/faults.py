@@ -61,7 +61,8 @@ def set_timeout(seconds):
 
 
 def fault(message):
-    """A ``CommunicationError`` for ``message``, remembered so the process exits at once (no finalize)."""
+    """A ``CommunicationError`` for ``message``, remembered so the process exits at once
+    (without finalizing MPI)."""
     _state["fault"] = message
     return CommunicationError(message)
 

@@ -164,8 +164,7 @@ class MPIGroup:
         seq, mine, everyone, check = signature
         self.wait(check, what, seq)
         if not (everyone[:, :2] == mine[:2]).all():
-            lines = "; ".join(f"rank {self.world_ranks[r]}: "
-                              f"{row.view(np.uint8)[16:].tobytes().rstrip(bytes(1)).decode(errors='replace')}"
+            lines = "; ".join(f"rank {self.world_ranks[r]}: {_text(row)}"
                               for r, row in enumerate(everyone))
             # the data collective was posted with mismatched sizes: MPI's state is broken
             raise faults.fault(
@@ -190,6 +189,11 @@ class MPIGroup:
                 comm.Free()
             except Exception:      # an MPI that is finalized or a comm already freed
                 pass
+
+
+def _text(signature):
+    """The description carried by a signature (``_signature``)."""
+    return signature.view(np.uint8)[16:].tobytes().rstrip(bytes(1)).decode(errors="replace")
 
 
 def _describe(op, dtype, shapes):

@@ -166,7 +166,8 @@ def _start_impl(*arrays, op, group, size):
 def _start_rule(*avals, op, group, size):
     dtypes = {a.dtype for a in avals}
     if len(dtypes) != 1:
-        raise TypeError(f"all_reduce_start: a bucket holds one dtype, got {sorted(map(str, dtypes))}")
+        raise TypeError(f"all_reduce_start: a bucket holds one dtype, got "
+                        f"{sorted(map(str, dtypes))}")
     total = sum(int(np.prod(a.shape, dtype=np.int64)) for a in avals)
     return ShapedArray((total,), avals[0].dtype)
 
