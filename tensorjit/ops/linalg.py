@@ -8,6 +8,7 @@ from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import shape as _shape
+from . import batching
 
 
 def _matmul_rule(x, y):
@@ -39,8 +40,28 @@ def _matmul_vjp(ct, out, x, y):
     return gx, gy
 
 
+def _matmul_batch(prim, dims, x, y):
+    dx, dy = dims
+    if dy is None and y.ndim == 2:
+        # examples (..., n, k) @ one (k, m) matrix: a single GEMM over all rows
+        x = batching.to_front(x, dx)
+        lead = tuple(x.shape[:-1])
+        rows = _shape.reshape(x, (-1, x.shape[-1]))
+        return _shape.reshape(prim.bind(rows, y), lead + (y.shape[-1],)), 0
+    if dx is None and x.ndim == 2 and y.ndim - 1 == 2:
+        # one (n, k) matrix @ examples (k, m): the examples side by side, (k, B*m)
+        y = batching.moveaxis(y, dy, 1)
+        k, size, m = y.shape
+        out = prim.bind(x, _shape.reshape(y, (k, size * m)))
+        return _shape.reshape(out, (x.shape[0], size, m)), 1
+    rank = max(batching.example_ndim(x, dx), batching.example_ndim(y, dy))
+    operands = [t if d is None else batching.pad_rank(batching.to_front(t, d), rank)
+                for t, d in ((x, dx), (y, dy))]
+    return prim.bind(*operands), 0
+
+
 matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, _matmul_vjp,
-                     codegen="({0} @ {1})", aliasing=FRESH)
+                     codegen="({0} @ {1})", aliasing=FRESH, batch=_matmul_batch)
 
 
 def matmul(input, other):
