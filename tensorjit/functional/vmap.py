@@ -102,12 +102,14 @@ def _vmap_call(fn, in_axes, out_axes, args, kwargs):
     ensemble = _ensemble(fn)
     size = _axis_size(leaves, dims, name, ensemble)
 
-    graph, out_tree, out_leaves, captured = _trace(fn, ensemble, args, kwargs, leaves, dims,
-                                                   name)
+    graph, out_tree, out_leaves, written, captured = _trace(fn, ensemble, args, kwargs,
+                                                            leaves, dims, name)
     operands, operand_dims = _operands(captured, ensemble, size)
     outs, out_dims = batching.batch_graph(
         graph, [t for _, t, _ in leaves] + operands, dims + operand_dims)
-    return _place_outputs(out_tree, out_leaves, outs, out_dims, out_axes, size, name)
+    n = len(out_leaves)
+    _write_back(written, leaves, dims, outs[n:], out_dims[n:], size, name)
+    return _place_outputs(out_tree, out_leaves, outs[:n], out_dims[:n], out_axes, size, name)
 
 
 def _ensemble(fn):
@@ -165,7 +167,7 @@ def _trace(fn, ensemble, args, kwargs, leaves, dims, name):
                 if capture.parent is not None:
                     raise            # the enclosing capture decides (graph break, fallback)
                 raise VmapError(
-                    f"vmap of {name}: {exc.source + ': ' if exc.source else ''}{exc.why} "
+                    f"vmap of {name}: {str(exc.source) + ': ' if exc.source else ''}{exc.why} "
                     f"needs the value of a tensor, and inside vmap a tensor stands for one "
                     f"example of many. Use ops.where / ops.select instead of Python "
                     f"branching on it, or jit(fn, capture_mode='ast') so that tensor if / "
@@ -174,11 +176,17 @@ def _trace(fn, ensemble, args, kwargs, leaves, dims, name):
             out_leaves = []
             _collect(out, out_leaves)
             outputs = [capture.value_of(t) for t in out_leaves]
-        _check_no_writes(capture, tracers, name)
+            # in-place updates: of arguments (their tracer now stands for a new value) and
+            # of outside tensors; their final values become extra outputs
+            writes = [(i, tracer._var) for i, (tracer, var) in
+                      enumerate(zip(tracers, capture.explicit_inputs)) if tracer._var is not var]
+            writes += [(target, capture.final_value(target))
+                       for target, _ in capture.written_targets()]
     finally:
         capture.restore_outer()
-    graph = capture.close(outputs)
-    return graph, out, out_leaves, [obj for obj, _, _ in capture.captured]
+    graph = capture.close(outputs + [value for _, value in writes])
+    return (graph, out, out_leaves, [target for target, _ in writes],
+            [obj for obj, _, _ in capture.captured])
 
 
 def _numbers_to_tensors(value):
@@ -196,17 +204,27 @@ def _collect(value, out):
     ax.map_leaves(value, lambda t: out.append(t) or t)
 
 
-def _check_no_writes(capture, tracers, name):
-    written = capture.written_targets()
-    if written:
-        target, _ = written[0]
-        what = repr(target.name) if getattr(target, "name", None) else "a tensor from outside"
-        raise VmapError(f"vmap of {name}: the function updates {what} in place; inside vmap "
-                        f"each example would write its own value into one tensor. Return "
-                        f"the new value instead")
-    if any(t._var is not var for t, var in zip(tracers, capture.explicit_inputs)):
-        raise VmapError(f"vmap of {name}: the function updates an argument in place, which "
-                        f"vmap cannot write back to the batch; return the new value instead")
+def _write_back(written, leaves, dims, values, value_dims, size, name):
+    """Apply the function's in-place updates: a batched argument gets every example's new
+    value (as in eager code); one value for every example may go anywhere."""
+    for target, value, dim in zip(written, values, value_dims):
+        if isinstance(target, int):
+            path, tensor, _ = leaves[target]
+            if dims[target] is not None:
+                value = ops.identity(batching.materialize(value, dim, size)) if dim is None \
+                    else value
+                tensor._assign(batching.moveaxis(value, dim or 0, dims[target]))
+                continue
+            what = path
+        else:
+            tensor = target
+            what = repr(target.name) if getattr(target, "name", None) else \
+                "a tensor from outside the function"
+        if dim is not None:
+            raise VmapError(f"vmap of {name}: the function writes a value that differs per "
+                            f"example into {what}, which is one tensor for all examples; "
+                            f"return the new value instead")
+        tensor._assign(value)
 
 
 def _operands(captured, ensemble, size):
