@@ -150,7 +150,10 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     for i, x in enumerate(inputs):
         if not isinstance(x, Tensor):
             raise TypeError(f"vjp of {name}: input {i} is a {type(x).__name__}, not a Tensor")
-    inputs = [_alias(x) for x in inputs]
+    # the inputs themselves (an enclosing tape knows them: higher-order derivatives), one
+    # alias per repeated tensor so that each position is an input of its own
+    inputs = [_alias(x) if any(x is y for y in inputs[:i]) else x
+              for i, x in enumerate(inputs)]
     nodes = [tape.watch(x) for x in inputs]
     weight_nodes = [tape.node_of(w) if tape.node_of(w) is not None else tape.watch(w)
                     for w in weights or ()]

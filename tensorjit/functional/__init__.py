@@ -2,5 +2,6 @@
 mode with the Jacobians built on it (``jvp``, ``jacfwd``, ``jacrev``, ``hessian``)."""
 from .axes import VmapError
 from .vmap import vmap
+from .jacobian import jvp, jacfwd, jacrev, hessian
 
-__all__ = ["VmapError", "vmap"]
+__all__ = ["VmapError", "vmap", "jvp", "jacfwd", "jacrev", "hessian"]
