@@ -107,3 +107,29 @@ def outer(input, vec2):
 
 def dot(input, other):
     return matmul(input, other)
+
+
+def tensor_dot(x1, x2, axes):
+    """MindSpore ``ops.tensor_dot``: sum the products over ``axes`` -- an int N (the last N
+    axes of ``x1`` with the first N of ``x2``) or a pair of axis lists -- as one matmul."""
+    x1, x2 = coerce.coerce_pair(x1, x2, "tensor_dot")
+    if isinstance(axes, int):
+        if not 0 <= axes <= min(x1.ndim, x2.ndim):
+            raise ValueError(f"tensor_dot: axes={axes} does not fit shapes {tuple(x1.shape)} "
+                             f"and {tuple(x2.shape)}")
+        a1, a2 = list(range(x1.ndim - axes, x1.ndim)), list(range(axes))
+    else:
+        a1, a2 = ([a] if isinstance(a, int) else list(a) for a in axes)
+        a1 = [coerce.normalize_axis(a, x1.ndim, "tensor_dot") for a in a1]
+        a2 = [coerce.normalize_axis(a, x2.ndim, "tensor_dot") for a in a2]
+    if [x1.shape[a] for a in a1] != [x2.shape[a] for a in a2]:
+        raise ValueError(f"tensor_dot: axes {a1} of {tuple(x1.shape)} and {a2} of "
+                         f"{tuple(x2.shape)} differ in size")
+    free1 = [i for i in range(x1.ndim) if i not in a1]
+    free2 = [i for i in range(x2.ndim) if i not in a2]
+    size = int(np.prod([x1.shape[a] for a in a1], dtype=np.int64))
+    left = _shape.reshape(_shape.transpose(x1, tuple(free1 + a1)), (-1, size))
+    right = _shape.reshape(_shape.transpose(x2, tuple(a2 + free2)), (size, -1))
+    out = matmul_p.bind(left, right)
+    return _shape.reshape(out, tuple(x1.shape[i] for i in free1) +
+                          tuple(x2.shape[i] for i in free2))
