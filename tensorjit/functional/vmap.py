@@ -20,7 +20,7 @@ from ..state import state
 from ..tensor import Tensor
 from .. import ops
 from ..ops import batching
-from ..capture.base import ConcretizationError, CaptureError
+from ..capture.base import ConcretizationError, CaptureError, LOCATION_PROVIDERS
 from ..capture.subgraph import SubCapture, sub_scope
 from . import axes as ax
 from .axes import VmapError
@@ -53,6 +53,15 @@ class ExampleCapture(SubCapture):
     def note_cell(self, cell):
         if self.parent is not None:
             self.parent.note_cell(cell)
+
+
+def _node_location(frame):
+    """Nodes a batching rule records carry the line of the per-example node they batch."""
+    node = frame.f_locals.get("node")
+    return getattr(node, "source", None)
+
+
+LOCATION_PROVIDERS[batching.batch_graph.__code__] = _node_location
 
 
 def vmap(fn, in_axes=0, out_axes=0):
