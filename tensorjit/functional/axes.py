@@ -40,7 +40,7 @@ def broadcast_spec(spec, value, what, path):
 
 def _match(spec, value, what, path, out):
     if spec is None or isinstance(spec, numbers.Integral):
-        _leaves(value, spec, path, out)
+        _leaves(value, spec, what, path, out)
         return
     kind = type(value)
     if isinstance(spec, (tuple, list)) and kind in (tuple, list):
@@ -61,20 +61,20 @@ def _match(spec, value, what, path, out):
                     f"list or dict of axes must follow a value of the same kind")
 
 
-def _leaves(value, axis, path, out):
+def _leaves(value, axis, what, path, out):
     kind = type(value)
     if isinstance(value, Tensor):
         out.append((path, value, axis))
     elif kind in (tuple, list):
         for i, v in enumerate(value):
-            _leaves(v, axis, f"{path}[{i}]", out)
+            _leaves(v, axis, what, f"{path}[{i}]", out)
     elif kind is dict:
         for k, v in value.items():
-            _leaves(v, axis, f"{path}[{k!r}]", out)
+            _leaves(v, axis, what, f"{path}[{k!r}]", out)
     elif isinstance(value, tuple) and hasattr(value, "_fields"):        # namedtuple
         for name, v in zip(value._fields, value):
-            _leaves(v, axis, f"{path}.{name}", out)
-    elif axis is not None:
+            _leaves(v, axis, what, f"{path}.{name}", out)
+    elif axis is not None and what == "in_axes":
         raise VmapError(f"vmap: in_axes maps {path} over axis {axis}, but it is a "
                         f"{type(value).__name__}, not a Tensor; give it the axis None")
 

@@ -76,6 +76,9 @@ def vmap(fn, in_axes=0, out_axes=0):
     broadcast along it (``None`` keeps it unbatched). ``fn`` may be a function, a Cell, a
     jitted function or a CellList of cells of one structure (ensembling: the parameters
     of cell ``i`` serve example ``i``)."""
+    if not callable(fn):
+        raise TypeError(f"vmap: fn must be a function, a Cell or a CellList, got "
+                        f"{type(fn).__name__}")
     ax.check_spec(in_axes, "in_axes")
     ax.check_spec(out_axes, "out_axes")
 

@@ -238,3 +238,11 @@ def test_a_branch_that_prints_under_a_per_example_condition_is_refused():
 
     with pytest.raises(ValueError, match="condition differs per example and the branch prints"):
         ms.vmap(ms.jit(noisy, capture_mode="ast"))(Tensor(XS))
+
+
+def test_outputs_that_are_not_tensors_pass_through_and_fn_must_be_callable():
+    out, nothing, text = ms.vmap(lambda a: (a * 2, None, "label"))(Tensor(X))
+    close(out, 2 * X)
+    assert nothing is None and text == "label"
+    with pytest.raises(TypeError, match="fn must be a function"):
+        ms.vmap(3)

@@ -8,9 +8,10 @@ import pytest
 import tensorjit as ms
 from tensorjit import Tensor, ops
 
-from matrix import CAPTURE_MODES, jit_call, assert_same
+from matrix import CAPTURE_MODES, CONFIGS, jit_call, assert_same
 
 LEVELS = ["O0", "O1"]
+ALL_CONFIGS = {"O0": dict(jit_level="O0"), **CONFIGS}
 RNG = np.random.default_rng(7)
 W = Tensor(RNG.standard_normal(4))
 XS = Tensor(RNG.standard_normal((6, 4)))
@@ -34,14 +35,14 @@ def reference_grads(w, xs, ys):
     return (2 * (t - ys) * (1 - t * t))[:, None] * xs
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("config", ALL_CONFIGS)
 @pytest.mark.parametrize("mode", CAPTURE_MODES)
-def test_vmap_inside_jit(mode, level):
+def test_vmap_inside_jit(mode, config):
     expected = reference_grads(W.asnumpy(), XS.asnumpy(), YS.asnumpy())
-    out = jit_call(per_example_grads, mode, dict(jit_level=level), W, XS, YS)
+    out = jit_call(per_example_grads, mode, ALL_CONFIGS[config], W, XS, YS)
     np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-10, atol=1e-12)
     assert_same(out, per_example_grads(W, XS, YS), rtol=1e-10, atol=1e-12)
-    out = jit_call(grad_of_vmapped, mode, dict(jit_level=level), W, XS, YS)
+    out = jit_call(grad_of_vmapped, mode, ALL_CONFIGS[config], W, XS, YS)
     np.testing.assert_allclose(out.asnumpy(), expected.sum(0), rtol=1e-10, atol=1e-12)
 
 
