@@ -246,3 +246,53 @@ def test_outputs_that_are_not_tensors_pass_through_and_fn_must_be_callable():
     assert nothing is None and text == "label"
     with pytest.raises(TypeError, match="fn must be a function"):
         ms.vmap(3)
+
+
+INDEXINGS = [
+    ("slice, tensor", lambda x, i, j: x[:, i]),
+    ("tensor, slice, tensor (not adjacent)", lambda x, i, j: x[i, :, j]),
+    ("int, slice, tensor (not adjacent)", lambda x, i, j: x[0, :, i]),
+    ("slice, tensor, tensor", lambda x, i, j: x[:, i, j]),
+    ("ellipsis, tensor", lambda x, i, j: x[..., j]),
+    ("None, slice, tensor", lambda x, i, j: x[None, 1:, i]),
+]
+
+
+@pytest.mark.parametrize("label, index", INDEXINGS, ids=[label for label, _ in INDEXINGS])
+@pytest.mark.parametrize("batched", ["x", "indices", "both"])
+def test_advanced_indexing_under_vmap(label, index, batched):
+    """getitem / setitem / index_add with index tensors, the batch on the tensor, on the
+    indices or on both, against a loop over the examples in NumPy."""
+    rng = np.random.default_rng(5)
+    xs = rng.standard_normal((4, 3, 4, 5))
+    i_s = rng.integers(0, 3, (4, 2))
+    j_s = rng.integers(0, 5, (4, 2))
+    x_axis, idx_axis = (0 if batched != "indices" else None), (0 if batched != "x" else None)
+    x_arg = xs if x_axis == 0 else xs[0]
+    i_arg, j_arg = (i_s, j_s) if idx_axis == 0 else (i_s[0], j_s[0])
+    pick = lambda b, arr, axis: arr[b] if axis == 0 else arr     # noqa: E731
+    expected = np.stack([index(pick(b, x_arg, x_axis), pick(b, i_arg, idx_axis),
+                               pick(b, j_arg, idx_axis)) for b in range(4)])
+    out = ms.vmap(index, in_axes=(x_axis, idx_axis, idx_axis))(
+        Tensor(x_arg), Tensor(i_arg), Tensor(j_arg))
+    close(out, expected)
+
+    def put(x, i, j):
+        return ops.index_add(x, _index_of(index, i, j), ops.ones_like(index(x, i, j)) * 2.0)
+
+    expected = []
+    for b in range(4):
+        x = pick(b, x_arg, x_axis).copy()
+        np.add.at(x, _index_of(index, pick(b, i_arg, idx_axis), pick(b, j_arg, idx_axis)), 2.0)
+        expected.append(x)
+    out = ms.vmap(put, in_axes=(x_axis, idx_axis, idx_axis))(
+        Tensor(x_arg), Tensor(i_arg), Tensor(j_arg))
+    close(out, np.stack(expected))
+
+
+def _index_of(index, i, j):
+    """The index expression ``index`` applies, as a tuple (recorded by a probe)."""
+    class Probe:
+        def __getitem__(self, item):
+            return item
+    return index(Probe(), i, j)
