@@ -57,6 +57,10 @@ def _matmul_batch(prim, dims, x, y):
     rank = max(batching.example_ndim(x, dx), batching.example_ndim(y, dy))
     operands = [t if d is None else batching.pad_rank(batching.to_front(t, d), rank)
                 for t, d in ((x, dx), (y, dy))]
+    if x.shape[-1] == 1:
+        # (n, 1) @ (1, m) per example -- outer products, as in per-example weight gradients:
+        # a broadcast multiply, which NumPy does several times faster than a batched matmul
+        return _ew.mul(*operands), 0
     return prim.bind(*operands), 0
 
 

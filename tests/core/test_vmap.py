@@ -296,3 +296,18 @@ def _index_of(index, i, j):
         def __getitem__(self, item):
             return item
     return index(Probe(), i, j)
+
+
+def test_per_example_outer_products():
+    """(n, 1) @ (1, m) per example (per-example weight gradients) is a broadcast multiply in
+    the batching rule; same values as the matmul, batch on either side or both."""
+    a, b = RNG.standard_normal((4, 3)), RNG.standard_normal((4, 5))
+    outer = lambda u, v: ops.matmul(u.reshape(3, 1), v.reshape(1, 5))     # noqa: E731
+    close(ms.vmap(outer)(Tensor(a), Tensor(b)), a[:, :, None] * b[:, None, :])
+    close(ms.vmap(outer, in_axes=(None, 0))(Tensor(a[0]), Tensor(b)),
+          a[0][None, :, None] * b[:, None, :])
+    close(ms.vmap(outer, in_axes=(0, None))(Tensor(a), Tensor(b[0])),
+          a[:, :, None] * b[0][None, None, :])
+    g = ms.grad(lambda u, v: ms.vmap(outer)(u, v).sum(), (0, 1))(Tensor(a), Tensor(b))
+    close(g[0], np.tile(b.sum(1, keepdims=True), (1, 3)))
+    close(g[1], np.tile(a.sum(1, keepdims=True), (1, 5)))
