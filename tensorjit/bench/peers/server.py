@@ -24,7 +24,10 @@ import traceback
 
 import numpy as np
 
-from vmap_workloads import VMAP_WORKLOADS, VMAP_BUILDERS     # (this directory: a script)
+try:                               # imported as tensorjit.bench.peers.server (bench.fusion)
+    from .vmap_workloads import VMAP_WORKLOADS, VMAP_BUILDERS
+except ImportError:                # run as a script: this directory is on sys.path
+    from vmap_workloads import VMAP_WORKLOADS, VMAP_BUILDERS
 
 ROWS, WIDTH = 2048, 1024
 WORKLOADS = {
