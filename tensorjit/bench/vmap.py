@@ -34,6 +34,9 @@ def parse_args(argv):
     p.add_argument("--workloads", default=",".join(VMAP_WORKLOADS),
                    help=f"comma-separated, of: {', '.join(VMAP_WORKLOADS)}")
     p.add_argument("--peers", default="numpy,jax")
+    p.add_argument("--threads", type=int, default=None,
+                   help="limit every worker to this many threads (BLAS, OpenMP, Numba, XLA): "
+                        "steadier figures on a machine shared with other jobs")
     return p.parse_args(argv)
 
 
@@ -47,15 +50,16 @@ def measure(args):
     peers = [p for p in args.peers.split(",") if p]
     found = detect(peers, None)
     workers, contestants = {}, []
+    env = thread_limits(args.threads)
     for label, framework, variant, peer in CONTESTANTS:
         if peer is not None and (peer not in peers or not found.get(peer)):
             continue
         if framework not in workers:
-            workers[framework] = alternate.Worker(framework)
+            workers[framework] = alternate.Worker(framework, env=env)
         contestants.append((label, workers[framework], variant))
     print(f"vmap against batching by hand, {args.rounds} alternated rounds (one worker "
-          f"process per framework); per call: median over rounds; vmap / by hand: median "
-          f"of per-round ratios")
+          f"process per framework{f', {args.threads} thread(s) each' if args.threads else ''}"
+          f"); per call: median over rounds; vmap / by hand: median of per-round ratios")
     results = {}
     try:
         with alternate.scratch_dir() as scratch:
@@ -72,6 +76,17 @@ def measure(args):
         for worker in workers.values():
             worker.close()
     return results
+
+
+def thread_limits(threads):
+    """Environment limiting a worker's thread pools (set before its libraries load)."""
+    if not threads:
+        return None
+    from .cli import THREAD_VARIABLES
+    env = {name: str(threads) for name in THREAD_VARIABLES}
+    if threads == 1:
+        env["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+    return env
 
 
 def by_hand(row, rows):

@@ -17,7 +17,7 @@ Variants: ``<style>.<level>`` with style ``batched`` (by hand) or ``vmap`` and l
 import numpy as np
 
 SIZES = {"vmap_mlp": dict(B=1024, D=256, H=256, O=16),
-         "vmap_grads": dict(B=128, D=64, H=128, O=16)}
+         "vmap_grads": dict(B=128, D=256, H=128, O=16)}
 VMAP_WORKLOADS = {
     "vmap_mlp": "MLP {D}->{H}->{O} (relu) per example, batch {B}".format(**SIZES["vmap_mlp"]),
     "vmap_grads": "per-example weight gradients of |MLP(x) - y|^2, MLP {D}->{H}->{O}, batch "
