@@ -192,12 +192,12 @@ def _trace(fn, ensemble, args, kwargs, leaves, dims, name):
             # of outside tensors; their final values become extra outputs
             writes = [(i, tracer._var) for i, (tracer, var) in
                       enumerate(zip(tracers, capture.explicit_inputs)) if tracer._var is not var]
-            writes += [(target, capture.final_value(target))
-                       for target, _ in capture.written_targets()]
+            writes += [(tensor, capture.final_value(tensor))
+                       for tensor, _ in capture.written_targets()]
     finally:
         capture.restore_outer()
     graph = capture.close(outputs + [value for _, value in writes])
-    return (graph, out, out_leaves, [target for target, _ in writes],
+    return (graph, out, out_leaves, [written for written, _ in writes],
             [obj for obj, _, _ in capture.captured])
 
 
@@ -223,9 +223,9 @@ def _write_back(written, leaves, dims, values, value_dims, size, name):
         if isinstance(target, int):
             path, tensor, _ = leaves[target]
             if dims[target] is not None:
-                value = ops.identity(batching.materialize(value, dim, size)) if dim is None \
-                    else value
-                tensor._assign(batching.moveaxis(value, dim or 0, dims[target]))
+                if dim is None:          # the same new value for every example: a copy each
+                    value, dim = ops.identity(batching.materialize(value, None, size)), 0
+                tensor._assign(batching.moveaxis(value, dim, dims[target]))
                 continue
             what = path
         else:

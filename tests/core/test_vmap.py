@@ -213,6 +213,12 @@ def test_in_place_updates_reach_the_batch():
     out = ms.vmap(bump, in_axes=1)(x)
     close(x, np.arange(6.0).reshape(3, 2) + 1)          # as a loop over columns would
     close(out, 2 * (np.arange(6.0).reshape(3, 2) + 1).T)
+    def reset(a):
+        a.assign_value(ops.zeros_like(a) + 7.0)        # one value for every example
+        return a.sum()
+
+    close(ms.vmap(reset, in_axes=1)(x), np.full(2, 21.0))
+    close(x, np.full((3, 2), 7.0))
     p = ms.Parameter(Tensor(np.zeros(2)), name="p")
 
     def per_example_write(a):
