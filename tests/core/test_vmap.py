@@ -317,3 +317,38 @@ def test_per_example_outer_products():
     g = ms.grad(lambda u, v: ms.vmap(outer)(u, v).sum(), (0, 1))(Tensor(a), Tensor(b))
     close(g[0], np.tile(b.sum(1, keepdims=True), (1, 3)))
     close(g[1], np.tile(a.sum(1, keepdims=True), (1, 5)))
+
+
+JAX_CASES = [
+    ("negative axes", lambda m: (lambda a: a * 2), dict(in_axes=-1, out_axes=-2), "array"),
+    ("dict argument", lambda m: (lambda d: d["a"] + d["b"]),
+     dict(in_axes=({"a": 1, "b": None},)), "dict"),
+    ("nested outputs", lambda m: (lambda a: (a.sum(), (a * 2, a))),
+     dict(in_axes=2, out_axes=(0, (1, -1))), "array"),
+    ("unbatched output broadcast", lambda m: (lambda a, b: (a + b, b * 3)),
+     dict(in_axes=(0, None), out_axes=(1, 0)), "pair"),
+    ("matmul against one matrix", lambda m: (lambda a, b: m.matmul(a, b)),
+     dict(in_axes=(1, None)), "matmul"),
+]
+
+
+@pytest.mark.parametrize("label, make, axes, kind", JAX_CASES, ids=[c[0] for c in JAX_CASES])
+def test_same_results_as_jax_vmap(label, make, axes, kind):
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    x = np.random.default_rng(2).standard_normal((2, 3, 4)).astype(np.float32)  # JAX: f32
+    if kind == "dict":
+        args = ({"a": x, "b": x[:, 0]},)
+    elif kind == "pair":
+        args = (x, x[0])
+    elif kind == "matmul":
+        args = (x, x[0].T)
+    else:
+        args = (x,)
+    to = lambda conv: jax.tree_util.tree_map(conv, args)                  # noqa: E731
+    expected = jax.tree_util.tree_leaves(jax.vmap(make(jnp), **axes)(*to(jnp.asarray)))
+    ours = ms.vmap(make(ops), **axes)(*to(Tensor))
+    ours = jax.tree_util.tree_leaves(ours, is_leaf=lambda v: isinstance(v, Tensor))
+    assert len(ours) == len(expected)
+    for a, e in zip(ours, expected):
+        np.testing.assert_allclose(a.asnumpy(), np.asarray(e), rtol=1e-6, atol=1e-6)
