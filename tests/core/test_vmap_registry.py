@@ -22,7 +22,7 @@ from tensorjit.ops.batching import NoBatchingRule, rule_of
 from .test_vjp_registry import SAMPLES, _case_id
 
 B = 3
-NO_INPUTS = {"full", "random_uniform", "random_normal"}     # never batched: nothing to map
+NO_INPUTS = {"full", "random_uniform", "random_normal", "barrier"}  # nothing to map
 EFFECT_ONLY = {"assign", "guard"}                           # exist only inside graphs
 CASES = [(name, i, case) for name in sorted(SAMPLES) for i, case in enumerate(SAMPLES[name])
          if name in PRIMITIVES and name not in NO_INPUTS | EFFECT_ONLY]
@@ -97,6 +97,10 @@ def test_vmap_equals_stacked_examples(item, pattern):
         pytest.skip("no inputs")
     params = case.params
     arrays, in_axes = _batched(examples, pattern)
+    if prim.no_batch:                                # says why, by name
+        with pytest.raises(NoBatchingRule, match=f"'{name}' has no batching rule: "):
+            _vmapped(prim, params, in_axes)(*[ms.Tensor(a) for a in arrays])
+        return
     if prim.random:
         _check_random(prim, arrays, in_axes, params)
         return
