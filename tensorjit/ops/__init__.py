@@ -18,6 +18,7 @@ from .random import dropout, set_seed, rand, randn, randint
 from .loss import (nll_loss, cross_entropy, softmax_cross_entropy_with_logits, mse_loss,
                    l1_loss, smooth_l1_loss, binary_cross_entropy_with_logits)
 from .effects import runtime_print
+from .clip import clip_by_global_norm
 from . import tensor_methods as _tensor_methods  # noqa: F401  (installs Tensor operators)
 
 

@@ -15,7 +15,7 @@ LAYERS = [
     ("dtype", "aval", "state", "context", "locks"),  # leaves
     ("tensor",),                                    # Tensor, Parameter
     ("ir", "ops", "autodiff", "pytree"),            # graph + rewrite engine; registry; tape
-    ("passes", "backend", "nn"),                    # passes; codegen, GE, numba; layers
+    ("passes", "backend", "nn", "checkpoint"),      # passes; codegen, GE, numba; layers; .ckpt
     ("capture",),                                   # trace, ast, bytecode
     ("jit",),                                       # options, dispatch, cache, explain
     ("communication", "tools", "bench", "__init__"),  # top
