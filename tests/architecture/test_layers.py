@@ -14,7 +14,7 @@ import tensorjit
 LAYERS = [
     ("dtype", "aval", "state", "context", "locks"),  # leaves
     ("tensor",),                                    # Tensor, Parameter
-    ("ir", "ops", "autodiff", "pytree"),            # graph + rewrite engine; registry; tape
+    ("ir", "ops", "autodiff", "pytree", "dataset"),  # graph, rewrite; registry; tape; data
     ("passes", "backend", "nn", "checkpoint"),      # passes; codegen, GE, numba; layers; .ckpt
     ("capture",),                                   # trace, ast, bytecode
     ("jit",),                                       # options, dispatch, cache, explain
