@@ -14,7 +14,9 @@ from .dynamic_lr import (piecewise_constant_lr, exponential_decay_lr, natural_ex
 from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR,
                                      InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)
 from . import dynamic_lr, learning_rate_schedule
-from .wrap import WithLossCell, TrainOneStepCell
+from .wrap import WithLossCell, WithEvalCell, TrainOneStepCell
+from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
+                         TrainOneStepWithLossScaleCell)
 from . import initializer
 
 __all__ = [
@@ -29,5 +31,7 @@ __all__ = [
     "piecewise_constant_lr", "exponential_decay_lr", "natural_exp_decay_lr", "inverse_decay_lr",
     "cosine_decay_lr", "polynomial_decay_lr", "warmup_lr", "dynamic_lr",
     "LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR",
-    "CosineDecayLR", "PolynomialDecayLR", "WarmUpLR", "learning_rate_schedule", "WithLossCell", "TrainOneStepCell", "initializer",
+    "CosineDecayLR", "PolynomialDecayLR", "WarmUpLR", "learning_rate_schedule", "WithLossCell", "WithEvalCell", "TrainOneStepCell",
+    "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepWithLossScaleCell",
+    "initializer",
 ]

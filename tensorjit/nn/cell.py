@@ -59,6 +59,16 @@ def _cast_floats(value, dtype):
     return value
 
 
+def _in_precision(param, dtype):
+    """A trainable floating parameter as ``dtype`` (inside a ``to_float`` cell's construct);
+    other parameters (BatchNorm's moving statistics) are left as they are, so in-place
+    updates still reach them."""
+    if (param is not None and param.requires_grad and dt.is_float(param.dtype)
+            and param.dtype != dtype):
+        return ops.cast(param, dtype)
+    return param
+
+
 # Bumped whenever a cell that some compiled graph was built from changes its mode or its
 # plain (non-Parameter) attributes: compiled entries remember the value they were built
 # with, and an entry built with another value is not used (see tensorjit.jit).
@@ -111,13 +121,29 @@ class Cell:
         elif _context.graph_mode_on() and not _op_state.tapes:
             return _context.run_cell_as_graph(self, args, kwargs)      # GRAPH_MODE
         if self._mixed_precision_type is not None:
-            args = _cast_floats(args, self._mixed_precision_type)
-            kwargs = {k: _cast_floats(v, self._mixed_precision_type) for k, v in kwargs.items()}
+            return self._run_in_precision(capture, args, kwargs)
         if capture is not None:
             call_cell = getattr(capture, "call_cell", None)     # ast mode converts construct
             if call_cell is not None:
                 return call_cell(self, args, kwargs)
         return self.construct(*args, **kwargs)
+
+    def _run_in_precision(self, capture, args, kwargs):
+        """``to_float``: the floating inputs and, while ``construct`` runs, the trainable
+        floating parameters it reads are cast to the cell's type (the stored parameters keep
+        theirs; gradients flow back through the casts), so it computes in that type."""
+        dtype = self._mixed_precision_type
+        args = _cast_floats(args, dtype)
+        kwargs = {k: _cast_floats(v, dtype) for k, v in kwargs.items()}
+        depth = self.__dict__.get("_tj_precision_depth", 0)
+        object.__setattr__(self, "_tj_precision_depth", depth + 1)
+        try:
+            call_cell = getattr(capture, "call_cell", None) if capture is not None else None
+            if call_cell is not None:
+                return call_cell(self, args, kwargs)
+            return self.construct(*args, **kwargs)
+        finally:
+            object.__setattr__(self, "_tj_precision_depth", depth)
 
     # ---- attribute registry -----------------------------------------------------------
     def _check_initialized(self, name):
@@ -173,7 +199,10 @@ class Cell:
         for registry in ("_params", "_cells", "_params_tuples"):
             entries = d.get(registry)
             if entries is not None and name in entries:
-                return entries[name]
+                value = entries[name]
+                if registry == "_params" and d.get("_tj_precision_depth"):
+                    return _in_precision(value, d["_mixed_precision_type"])
+                return value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name):
@@ -325,8 +354,9 @@ class Cell:
         return self
 
     def to_float(self, dst_type):
-        """Cast the floating-point inputs of this cell and the cells below it to
-        ``dst_type`` when they are called."""
+        """Make this cell and the cells below it compute in ``dst_type``: their floating
+        inputs and trainable floating parameters are cast to it when they run (MindSpore's
+        ``to_float``; the parameters themselves keep their dtype)."""
         dst_type = dt.as_dtype(dst_type)
         if not dt.is_float(dst_type):
             raise ValueError(f"{type(self).__name__}.to_float: dst_type must be a floating "

@@ -15,7 +15,7 @@ LAYERS = [
     ("dtype", "aval", "state", "context", "locks"),  # leaves
     ("tensor",),                                    # Tensor, Parameter
     ("ir", "ops", "autodiff", "pytree", "dataset"),  # graph, rewrite; registry; tape; data
-    ("passes", "backend", "nn", "checkpoint"),      # passes; codegen, GE, numba; layers; .ckpt
+    ("passes", "backend", "nn", "checkpoint", "amp"),  # passes; codegen, numba; layers; .ckpt
     ("capture",),                                   # trace, ast, bytecode
     ("jit",),                                       # options, dispatch, cache, explain
     ("communication", "tools", "bench", "__init__"),  # top
