@@ -10,6 +10,8 @@ from . import nn
 from .checkpoint import save_checkpoint, load_checkpoint, load_param_into_net
 from . import dataset
 from . import amp
+from . import train
+from .train import Model
 from .jit import jit, make_ir, explain, mutable, JitSyntaxError
 from . import context
 from .context import set_context, get_context, GRAPH_MODE, PYNATIVE_MODE

@@ -18,6 +18,9 @@ from .wrap import WithLossCell, WithEvalCell, TrainOneStepCell
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
                          TrainOneStepWithLossScaleCell)
 from . import initializer
+from .metrics import (Metric, Accuracy, TopKCategoricalAccuracy, Top1CategoricalAccuracy,
+                      Top5CategoricalAccuracy)
+from . import metrics
 
 __all__ = [
     "Cell", "ParameterTuple", "SequentialCell", "CellList", "CellDict",
@@ -33,5 +36,6 @@ __all__ = [
     "LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR",
     "CosineDecayLR", "PolynomialDecayLR", "WarmUpLR", "learning_rate_schedule", "WithLossCell", "WithEvalCell", "TrainOneStepCell",
     "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepWithLossScaleCell",
-    "initializer",
+    "initializer", "Metric", "Accuracy", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
+    "Top5CategoricalAccuracy", "metrics",
 ]

@@ -18,7 +18,7 @@ LAYERS = [
     ("passes", "backend", "nn", "checkpoint", "amp"),  # passes; codegen, numba; layers; .ckpt
     ("capture",),                                   # trace, ast, bytecode
     ("jit",),                                       # options, dispatch, cache, explain
-    ("communication", "tools", "bench", "__init__"),  # top
+    ("communication", "tools", "bench", "train", "__init__"),  # top (train.Model jits)
 ]
 PACKAGE_DIR = os.path.dirname(tensorjit.__file__)
 
