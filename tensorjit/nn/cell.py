@@ -9,6 +9,7 @@ parameters below it with the attribute name (MindSpore's ``auto_prefix``).
 Calling a cell runs ``construct`` through one method, ``_run_construct``, which is the
 single place the compiler hooks to run a cell as a graph.
 """
+import weakref
 from collections import OrderedDict
 
 from .. import dtype as dt
@@ -71,8 +72,31 @@ def _in_precision(param, dtype):
 
 # Bumped whenever a cell that some compiled graph was built from changes its mode or its
 # plain (non-Parameter) attributes: compiled entries remember the value they were built
-# with, and an entry built with another value is not used (see tensorjit.jit).
+# with, and an entry built with another value is not used as it is (see tensorjit.jit) --
+# unless every such cell is back in the state the entry was built in (state_fingerprint):
+# a training loop that switches set_train(True) / set_train(False) every epoch reuses its
+# graphs instead of compiling them again.
 STATE_VERSION = [0]
+_CAPTURED_CELLS = weakref.WeakSet()
+_FINGERPRINT = [None, None]           # (version, fingerprint) of the latest computation
+
+
+def note_captured(cell):
+    """A compiled graph was built from ``cell``: its changes bump STATE_VERSION."""
+    if not cell.__dict__.get("_tj_captured"):
+        object.__setattr__(cell, "_tj_captured", True)
+        _CAPTURED_CELLS.add(cell)
+        _FINGERPRINT[0] = None
+
+
+def state_fingerprint():
+    """The mode and attribute-write count of every cell graphs were built from."""
+    version = STATE_VERSION[0]
+    if _FINGERPRINT[0] != version:
+        cells = list(_CAPTURED_CELLS)
+        _FINGERPRINT[:] = [version, frozenset(
+            (id(c), c.training, c.__dict__.get("_tj_attr_writes", 0)) for c in cells)]
+    return _FINGERPRINT[1]
 
 
 def _note_python_write(cell, name):
@@ -84,9 +108,11 @@ def _note_python_write(cell, name):
         write(f"{type(cell).__name__}.{name}")
 
 
-def _bump_state(cell):
+def _bump_state(cell, attribute=True):
     if cell.__dict__.get("_tj_captured"):
         STATE_VERSION[0] += 1
+        if attribute:
+            object.__setattr__(cell, "_tj_attr_writes", cell.__dict__.get("_tj_attr_writes", 0) + 1)
 
 
 class Cell:
@@ -344,7 +370,7 @@ class Cell:
         """Training (True) or inference (False) mode, for this cell and all below it."""
         for _, cell in self.cells_and_names():
             if cell.training != bool(mode):
-                _bump_state(cell)
+                _bump_state(cell, attribute=False)
             object.__setattr__(cell, "training", bool(mode))
         return self
 

@@ -8,6 +8,7 @@ from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import shape as _shape
+from .low_precision import accumulate_in_float32
 
 
 def _matmul_rule(x, y):
@@ -24,6 +25,7 @@ def _matmul_rule(x, y):
     return ShapedArray(batch + (x.shape[-2], y.shape[-1]), x.dtype)
 
 
+@accumulate_in_float32
 def _matmul_impl(x, y):
     out = np.matmul(x, y)
     return out if out.dtype == x.dtype else out.astype(x.dtype)
@@ -39,8 +41,9 @@ def _matmul_vjp(ct, out, x, y):
     return gx, gy
 
 
-matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, _matmul_vjp,
-                     codegen="({0} @ {1})", aliasing=FRESH)
+# (no "a @ b" code template: the kernel accumulates float16 in float32, which NumPy's
+# operator would not, and compiled code must compute what eager mode does)
+matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, _matmul_vjp, aliasing=FRESH)
 
 
 def matmul(input, other):

@@ -218,3 +218,31 @@ def test_bad_arguments():
         Model(net, loss_fn, optimizer).train(1, dataset(), callbacks=[print])
     with pytest.raises(ValueError, match="amp_level"):
         Model(net, loss_fn, optimizer, amp_level="O9")
+
+
+@pytest.mark.parametrize("mode", CAPTURE_MODES)
+def test_switching_train_and_eval_reuses_the_graphs(mode):
+    ms.set_seed(0)
+    net = nn.SequentialCell([nn.Dense(6, 4), nn.BatchNorm1d(4), nn.Dense(4, 2)])
+    forward = ms.jit(net, capture_mode=mode)
+    x = Tensor(data()[0][:8])
+    for _ in range(3):
+        for training in (True, False):
+            net.set_train(training)
+            out = forward(x)
+            state = {p.name: p.asnumpy().copy() for p in net.get_parameters()}
+            net.set_train(training)
+            expected = net(x)              # eager, same mode (moves BN statistics again)
+            for p in net.get_parameters():
+                p.set_data(Tensor(state[p.name]))
+            np.testing.assert_allclose(out.asnumpy(), expected.asnumpy(), rtol=1e-5,
+                                       atol=1e-6)
+    assert forward._tj_jit.compile_count == 2          # one graph per mode, reused
+
+
+def test_fit_compiles_each_step_once():
+    net, loss_fn, optimizer = parts()
+    model = Model(net, loss_fn, optimizer, metrics={"accuracy"})
+    model.fit(3, dataset(), dataset(seed=1))
+    assert model._compiled[id(model.train_network)]._tj_jit.compile_count == 1
+    assert model._compiled[id(model.eval_network)]._tj_jit.compile_count == 1
