@@ -52,6 +52,6 @@ def write_cifar10(directory, per_batch=100, batches=5, test=100, seed=0):
     counts = [per_batch] * batches + [test]
     for k, (name, count) in enumerate(zip(names, counts)):
         images, labels = class_images(count, (3, 32, 32), seed=seed + k)
-        records = np.concatenate([labels[:, None], images.reshape(count, -1)], axis=1)
+        records = np.concatenate([labels[:, None], images.reshape(count, 3 * 32 * 32)], axis=1)
         records.astype(np.uint8).tofile(os.path.join(directory, name))
     return directory

@@ -81,7 +81,14 @@ def _mindspore_api(workload, ops):
     return lambda x, w, b: ops.layer_norm(x, (WIDTH,), w, b, 1e-5)
 
 
+# tensorjit-only workloads, built by tensorjit.bench (python -m tensorjit.bench pipeline)
+TENSORJIT_WORKLOADS = {"cnn_train": "a small CNN's jitted train step fed by tensorjit.dataset"}
+
+
 def tensorjit_builder(workload, variant):
+    if workload in TENSORJIT_WORKLOADS:
+        from tensorjit.bench import train_pipeline
+        return train_pipeline.build(variant)
     import tensorjit as ms
     fn = _mindspore_api(workload, ms.ops)
     if variant != "eager":
@@ -172,7 +179,8 @@ def serve(framework):
 
 
 def _build(builder, request, built):
-    if request["workload"] not in WORKLOADS:
+    if request["workload"] not in WORKLOADS and not (
+            builder is tensorjit_builder and request["workload"] in TENSORJIT_WORKLOADS):
         raise NotImplementedError(f"unknown workload {request['workload']!r}")
     fn, args, to_numpy, sync = builder(request["workload"], request["variant"])
     start = time.perf_counter()
