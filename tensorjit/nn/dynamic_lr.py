@@ -103,7 +103,8 @@ def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, deca
 
 
 def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch):
-    """``min_lr + (max_lr - min_lr) * (1 + cos(pi * min(epoch, decay_epoch) / decay_epoch)) / 2``."""
+    """``min_lr + (max_lr - min_lr) * (1 + cos(pi * min(epoch, decay_epoch) / decay_epoch))
+    / 2``."""
     who = "cosine_decay_lr"
     min_lr = _number(min_lr, "min_lr", who, positive=False)
     max_lr = _number(max_lr, "max_lr", who)

@@ -1,5 +1,6 @@
 """Records MindSpore's outputs of the image operations tensorjit follows bit for bit (run
-with MindSpore's interpreter: ``$TENSORJIT_MINDSPORE_PYTHON tests/dataset/make_mindspore_references.py``)."""
+with MindSpore's interpreter:
+``$TENSORJIT_MINDSPORE_PYTHON tests/dataset/make_mindspore_references.py``)."""
 import os
 
 import numpy as np

@@ -187,9 +187,9 @@ def test_fit_with_early_stopping_and_history():
 
 def test_eval_and_predict():
     net, loss_fn, optimizer = parts()
-    model = Model(net, loss_fn, optimizer, metrics={"acc": nn.Accuracy(),
-                                                    "loss": ms.train.Loss(),
-                                                    "acc2": ms.train.Accuracy().set_indexes([1, 2])})
+    metrics = {"acc": nn.Accuracy(), "loss": ms.train.Loss(),
+               "acc2": ms.train.Accuracy().set_indexes([1, 2])}
+    model = Model(net, loss_fn, optimizer, metrics=metrics)
     model.train(3, dataset())
     result = model.eval(dataset(seed=2))
     x, y = data(seed=2)

@@ -1,6 +1,7 @@
 """Image operations on HWC arrays (MindSpore's ``dataset.vision``), in NumPy. Resizing
 follows OpenCV, which MindSpore uses, to the bit for 8-bit images: bilinear with
-half-pixel centres and OpenCV's fixed-point weights, nearest with ``floor(dst * scale)``. Pillow is needed only to decode image files (``Decode``)."""
+half-pixel centres and OpenCV's fixed-point weights, nearest with ``floor(dst * scale)``.
+Pillow is needed only to decode image files (``Decode``)."""
 import enum
 import io
 import numbers
