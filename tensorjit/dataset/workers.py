@@ -74,8 +74,24 @@ def _install(function):
     _FORKED_FUNCTION = function
 
 
-def _call_installed(item):
-    return _FORKED_FUNCTION(item)
+def _call_installed(items):
+    return [_FORKED_FUNCTION(item) for item in items]
+
+
+# rows per task sent to a forked worker: one round trip between processes costs about as
+# much as transforming a small image, so rows travel in groups
+PROCESS_CHUNK = 8
+
+
+def _chunks(items, size):
+    chunk = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def _executor(workers, processes):
@@ -83,6 +99,14 @@ def _executor(workers, processes):
         return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                    initializer=_install, initargs=(processes,)), True
     return ThreadPoolExecutor(workers, thread_name_prefix="tensorjit-dataset"), False
+
+
+def _results(future, chunked):
+    result = future.result()
+    if chunked:
+        yield from result
+    else:
+        yield result
 
 
 def ordered_map(function, items, workers, depth, processes=False):
@@ -93,16 +117,19 @@ def ordered_map(function, items, workers, depth, processes=False):
             yield function(item)
         return
     executor, forked = _executor(workers, function if processes else None)
-    submit = (lambda item: executor.submit(_call_installed, item)) if forked else \
-        (lambda item: executor.submit(function, item))
+    if forked:
+        tasks, call, depth = _chunks(items, PROCESS_CHUNK), _call_installed, \
+            max(1, depth // PROCESS_CHUNK)
+    else:
+        tasks, call = items, function
     pending = collections.deque()
     try:
-        for item in items:
-            pending.append(submit(item))
+        for task in tasks:
+            pending.append(executor.submit(call, task))
             if len(pending) >= max(depth, workers):
-                yield pending.popleft().result()
+                yield from _results(pending.popleft(), forked)
         while pending:
-            yield pending.popleft().result()
+            yield from _results(pending.popleft(), forked)
     finally:
         for future in pending:
             future.cancel()

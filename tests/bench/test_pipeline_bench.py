@@ -9,7 +9,7 @@ from tensorjit.bench import train_pipeline
 pytest.importorskip("PIL")
 
 
-@pytest.mark.parametrize("variant", ["memory", "workers1", "workers2"])
+@pytest.mark.parametrize("variant", ["memory", "workers1", "workers2", "processes2"])
 def test_each_row_trains(variant):
     step, args, to_numpy, _ = train_pipeline.build(variant, batch=8)
     losses = [float(to_numpy(step(*args))) for _ in range(12)]
@@ -23,4 +23,4 @@ def test_rows_are_alternated(capsys):
     for row in rows:
         assert row.error is None and len(row.samples) == 2
     out = capsys.readouterr().out
-    assert "steps/s" in out and "pipeline, 2 workers" in out
+    assert "steps/s" in out and "pipeline, 2 threads" in out
