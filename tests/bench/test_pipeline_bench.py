@@ -10,7 +10,10 @@ pytest.importorskip("PIL")
 
 
 @pytest.mark.parametrize("variant", ["memory", "workers1", "workers2", "processes2"])
-def test_each_row_trains(variant):
+def test_each_row_trains(variant, monkeypatch):
+    from tensorjit.dataset import config
+    for key in ("prefetch_size", "seed", "seed_generation"):     # build() sets them
+        monkeypatch.setitem(config._SETTINGS, key, config._SETTINGS[key])
     step, args, to_numpy, _ = train_pipeline.build(variant, batch=16)
     losses = [float(to_numpy(step(*args))) for _ in range(40)]
     assert all(np.isfinite(losses))

@@ -232,7 +232,8 @@ def test_two_workers_really_run_at_once():
     assert [int(v) for v in column(data)] == list(range(8))
 
 
-def test_the_pipeline_runs_ahead_of_the_consumer():
+def test_the_pipeline_runs_ahead_of_the_consumer(monkeypatch):
+    monkeypatch.setitem(ds.config._SETTINGS, "prefetch_size", 16)
     produced = []
 
     def record(x):
