@@ -17,7 +17,7 @@ from ..state import state
 from ..ops.effects import GuardFailure
 from ..passes.pipeline import optimize
 from .. import backend as backends
-from ..nn.cell import STATE_VERSION, state_fingerprint
+from ..nn.cell import STATE_VERSION, state_fingerprint, fingerprint_matches
 from ..capture import capture_graph, CaptureRequest, NOT_RUN
 from ..capture.guards import first_failure
 from .cache import CACHE, function_key
@@ -58,8 +58,7 @@ class Entry:
         back)."""
         if self.cell_state is None or self.cell_state == STATE_VERSION[0]:
             return True
-        # cells captured since then (by other graphs) cannot matter to this one
-        if self.cell_fingerprint <= state_fingerprint():
+        if fingerprint_matches(self.cell_fingerprint):
             self.cell_state = STATE_VERSION[0]
             return True
         return False

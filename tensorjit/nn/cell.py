@@ -90,13 +90,20 @@ def note_captured(cell):
 
 
 def state_fingerprint():
-    """The mode and attribute-write count of every cell graphs were built from."""
+    """{id: (mode, attribute-write count)} of every live cell graphs were built from."""
     version = STATE_VERSION[0]
     if _FINGERPRINT[0] != version:
         cells = list(_CAPTURED_CELLS)
-        _FINGERPRINT[:] = [version, frozenset(
-            (id(c), c.training, c.__dict__.get("_tj_attr_writes", 0)) for c in cells)]
+        _FINGERPRINT[:] = [version, {id(c): (c.training, c.__dict__.get("_tj_attr_writes", 0))
+                                     for c in cells}]
     return _FINGERPRINT[1]
+
+
+def fingerprint_matches(old):
+    """Whether every cell of an earlier ``state_fingerprint`` that is still alive is in the
+    state it was then (cells captured since, or gone, cannot matter to a graph built then)."""
+    current = state_fingerprint()
+    return all(current.get(key, state) == state for key, state in old.items())
 
 
 def _note_python_write(cell, name):
