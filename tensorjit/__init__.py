@@ -11,7 +11,12 @@ from .checkpoint import save_checkpoint, load_checkpoint, load_param_into_net
 from . import dataset
 from . import amp
 from . import train
-from .train import Model
+# mindspore exports train's names at the top too (``from mindspore import Model, LossMonitor``)
+from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,
+                    CheckpointConfig, EarlyStopping, History, LambdaCallback,
+                    LearningRateScheduler, Metric, Accuracy, Loss, Precision, Recall, F1, MAE,
+                    MSE, TopKCategoricalAccuracy, get_metric_fn, FixedLossScaleManager,
+                    DynamicLossScaleManager, LossScaleManager, build_train_network)
 from .jit import jit, make_ir, explain, mutable, JitSyntaxError
 from . import context
 from .context import set_context, get_context, GRAPH_MODE, PYNATIVE_MODE
