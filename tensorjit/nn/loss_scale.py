@@ -11,7 +11,6 @@ import numbers
 import numpy as np
 
 from .. import ops
-from .. import dtype as dt
 from ..tensor import Tensor, Parameter
 from ..autodiff import value_and_grad
 from .cell import Cell

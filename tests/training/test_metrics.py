@@ -3,7 +3,6 @@ unusual: MAE / MSE divide by the number of samples, not of elements)."""
 import numpy as np
 import pytest
 
-import tensorjit as ms
 from tensorjit import nn, Tensor
 from tensorjit.train import (Accuracy, Loss, Precision, Recall, F1, Fbeta, MAE, MSE,
                              TopKCategoricalAccuracy, Top1CategoricalAccuracy, get_metric_fn)
