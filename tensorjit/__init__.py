@@ -7,6 +7,16 @@ from . import ops
 from .ops import set_seed
 from .autodiff import grad, value_and_grad, vjp, no_grad
 from . import nn
+from .checkpoint import save_checkpoint, load_checkpoint, load_param_into_net
+from . import dataset
+from . import amp
+from . import train
+# mindspore exports train's names at the top too (``from mindspore import Model, LossMonitor``)
+from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,
+                    CheckpointConfig, EarlyStopping, History, LambdaCallback,
+                    LearningRateScheduler, Metric, Accuracy, Loss, Precision, Recall, F1, MAE,
+                    MSE, TopKCategoricalAccuracy, get_metric_fn, FixedLossScaleManager,
+                    DynamicLossScaleManager, LossScaleManager, build_train_network)
 from .jit import jit, make_ir, explain, mutable, JitSyntaxError
 from .functional import vmap, jvp, jacfwd, jacrev, hessian
 from . import context

@@ -23,6 +23,7 @@ from ..state import state
 from ..ops.primitive import explain_failure
 from ..ops import effects
 from ..tensor import Tensor, Parameter
+from ..nn.cell import note_captured
 
 from .user_code import is_user_code, is_internal_module
 
@@ -197,7 +198,7 @@ class Capture:
 
     def note_cell(self, cell):
         """A Cell ran during this capture: the graph depends on its mode and attributes."""
-        object.__setattr__(cell, "_tj_captured", True)
+        note_captured(cell)
         self.uses_cells = True
 
     # ---- primitive calls -------------------------------------------------------------

@@ -17,7 +17,7 @@ from ..state import state
 from ..ops.effects import GuardFailure
 from ..passes.pipeline import optimize
 from .. import backend as backends
-from ..nn.cell import STATE_VERSION
+from ..nn.cell import STATE_VERSION, state_fingerprint, fingerprint_matches
 from ..capture import capture_graph, CaptureRequest, NOT_RUN
 from ..capture.guards import first_failure, Never
 from .cache import CACHE, function_key
@@ -50,6 +50,18 @@ class Entry:
         self.slow_hits = 0
         # the nn.Cell state version this entry was built with (None: uses no Cell)
         self.cell_state = STATE_VERSION[0] if info.uses_cells else None
+        self.cell_fingerprint = state_fingerprint() if info.uses_cells else None
+
+    def cells_match(self):
+        """Whether the Cells are in the state this entry was built in (the same version,
+        or a later one that brought every cell it knew back to it: set_train toggled
+        back)."""
+        if self.cell_state is None or self.cell_state == STATE_VERSION[0]:
+            return True
+        if fingerprint_matches(self.cell_fingerprint):
+            self.cell_state = STATE_VERSION[0]
+            return True
+        return False
 
     @property
     def single_graph(self):
@@ -206,8 +218,7 @@ class JitFunction:
 
     def _run_cached(self, key, shapes, leaves, tried, args, kwargs):
         for entry in CACHE.candidates(key, shapes):
-            if id(entry) in tried or (entry.cell_state is not None
-                                      and entry.cell_state != STATE_VERSION[0]):
+            if id(entry) in tried or not entry.cells_match():
                 continue
             tried.add(id(entry))
             try:

@@ -8,7 +8,7 @@ from .cell import Cell
 from .optim.optimizer import Optimizer
 from .parallel import DistributedGradReducer, data_parallel_group_size
 
-__all__ = ["WithLossCell", "TrainOneStepCell"]
+__all__ = ["WithLossCell", "WithEvalCell", "TrainOneStepCell"]
 
 
 class WithLossCell(Cell):
@@ -32,6 +32,25 @@ class WithLossCell(Cell):
     @property
     def backbone_network(self):
         return self._backbone
+
+
+class WithEvalCell(Cell):
+    """``(loss, outputs, label)`` of ``network(data)`` (what ``Model.eval`` feeds its
+    metrics); the loss is that of ``loss_fn`` (outputs cast to float32 with
+    ``add_cast_fp32``)."""
+
+    def __init__(self, network, loss_fn, add_cast_fp32=False):
+        super().__init__(auto_prefix=False)
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = bool(add_cast_fp32)
+
+    def construct(self, data, label):
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            label = ops.cast(label, "float32")
+            outputs = ops.cast(outputs, "float32")
+        return self._loss_fn(outputs, label), outputs, label
 
 
 class TrainOneStepCell(Cell):

@@ -17,6 +17,7 @@ from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import batching
+from .low_precision import accumulate_in_float32
 
 
 # ---------------------------------------------------------------------------------------
@@ -166,6 +167,7 @@ def _col2im_rows(cols, x_shape, kernel, stride, padding, dilation, oh, ow):
     return out[:, :, top:top + h, left:left + w]
 
 
+@accumulate_in_float32
 def _conv_impl(x, w, stride, padding, dilation, groups):
     n = x.shape[0]
     o, cg, kh, kw = w.shape
@@ -182,6 +184,7 @@ def _conv_impl(x, w, stride, padding, dilation, groups):
     return out.reshape(n, o, oh, ow).astype(x.dtype, copy=False)
 
 
+@accumulate_in_float32
 def _conv_input_grad_impl(dy, w, x_shape, stride, padding, dilation, groups):
     n, _, oh, ow = dy.shape
     o, cg, kh, kw = w.shape
@@ -200,6 +203,7 @@ def _conv_input_grad_impl(dy, w, x_shape, stride, padding, dilation, groups):
     return np.ascontiguousarray(dx)
 
 
+@accumulate_in_float32
 def _conv_weight_grad_impl(x, dy, w_shape, stride, padding, dilation, groups):
     n, _, oh, ow = dy.shape
     o, cg, kh, kw = w_shape

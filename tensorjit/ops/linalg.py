@@ -9,6 +9,7 @@ from . import elementwise as _ew
 from . import reduction as _red
 from . import shape as _shape
 from . import batching
+from .low_precision import accumulate_in_float32
 
 
 def _matmul_rule(x, y):
@@ -25,6 +26,7 @@ def _matmul_rule(x, y):
     return ShapedArray(batch + (x.shape[-2], y.shape[-1]), x.dtype)
 
 
+@accumulate_in_float32
 def _matmul_impl(x, y):
     out = np.matmul(x, y)
     return out if out.dtype == x.dtype else out.astype(x.dtype)
@@ -64,8 +66,10 @@ def _matmul_batch(prim, dims, x, y):
     return prim.bind(*operands), 0
 
 
-matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, _matmul_vjp,
-                     codegen="({0} @ {1})", aliasing=FRESH, batch=_matmul_batch)
+# (no "a @ b" code template: the kernel accumulates float16 in float32, which NumPy's
+# operator would not, and compiled code must compute what eager mode does)
+matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, _matmul_vjp, aliasing=FRESH,
+                     batch=_matmul_batch)
 
 
 def matmul(input, other):

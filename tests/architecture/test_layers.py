@@ -14,11 +14,11 @@ import tensorjit
 LAYERS = [
     ("dtype", "aval", "state", "context", "locks"),  # leaves
     ("tensor",),                                    # Tensor, Parameter
-    ("ir", "ops", "autodiff", "pytree"),            # graph + rewrite engine; registry; tape
-    ("passes", "backend", "nn"),                    # passes; codegen, GE, numba; layers
+    ("ir", "ops", "autodiff", "pytree", "dataset"),  # graph, rewrite; registry; tape; data
+    ("passes", "backend", "nn", "checkpoint", "amp"),  # passes; codegen, numba; layers; .ckpt
     ("capture",),                                   # trace, ast, bytecode
     ("jit", "functional"),                          # options, dispatch, cache; vmap, jvp
-    ("communication", "run", "tools", "bench", "__init__"),  # top
+    ("communication", "run", "tools", "bench", "train", "__init__"),  # top (train.Model jits)
 ]
 PACKAGE_DIR = os.path.dirname(tensorjit.__file__)
 

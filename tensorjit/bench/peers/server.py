@@ -87,7 +87,14 @@ def _mindspore_api(workload, ops):
     return lambda x, w, b: ops.layer_norm(x, (WIDTH,), w, b, 1e-5)
 
 
+# tensorjit-only workloads, built by tensorjit.bench (python -m tensorjit.bench pipeline)
+TENSORJIT_WORKLOADS = {"cnn_train": "a small CNN's jitted train step fed by tensorjit.dataset"}
+
+
 def tensorjit_builder(workload, variant):
+    if workload in TENSORJIT_WORKLOADS:
+        from tensorjit.bench import train_pipeline
+        return train_pipeline.build(variant)
     import tensorjit as ms
     fn = _mindspore_api(workload, ms.ops)
     if variant != "eager":
@@ -188,7 +195,8 @@ def _build(builder, request, built):
         builder = VMAP_BUILDERS.get(_framework)
         if builder is None:
             raise NotImplementedError(f"no vmap workload for {_framework}")
-    elif workload not in WORKLOADS:
+    elif workload not in WORKLOADS and not (
+            builder is tensorjit_builder and workload in TENSORJIT_WORKLOADS):
         raise NotImplementedError(f"unknown workload {workload!r}")
     fn, args, to_numpy, sync = builder(workload, request["variant"])
     start = time.perf_counter()

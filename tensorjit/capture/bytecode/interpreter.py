@@ -36,6 +36,16 @@ MAX_DEPTH = 48
 _CONTENT_READS = (operator.getitem, operator.contains)
 
 
+def _holds_tracer(value, depth=0):
+    if is_tracer(value):
+        return True
+    if depth < 8 and isinstance(value, (list, tuple, set, frozenset)):
+        return any(_holds_tracer(v, depth + 1) for v in value)
+    if depth < 8 and isinstance(value, dict):
+        return any(_holds_tracer(v, depth + 1) for v in value.values())
+    return False
+
+
 class SegmentEnd(Exception):
     """The segment being captured ends here (a break, a branch, or the return)."""
 
@@ -266,7 +276,12 @@ class InterpreterBase:
         if any(isinstance(v, Dynamic) for v in values) or any(
                 calls.outside_container(v, self.segment.owned) for v in values):
             # computed on every call: a run-time value, or a list / dict / set from outside
-            # the function, whose contents may change between calls (len(LOG))
+            # the function, whose contents may change between calls (len(LOG)) -- unless
+            # graph tensors take part (zip(OUTSIDE_LIST, grads)): then it runs as Python
+            if any(_holds_tracer(v) for v in values):
+                self.graph_break(fn, args, kwargs, calls.call_reason(fn) + " mixing a "
+                                 "container from outside the function with graph tensors",
+                                 breaks.PYTHON_STATE)
             return self.segment.prelude(fn, args, kwargs)
         result = fn(*args, **kwargs)
         if isinstance(result, (list, dict, set)):
