@@ -18,6 +18,7 @@ import numpy as np
 from .. import dtype as dt
 from ..tensor import Tensor, Parameter
 from ..nn.cell import Cell
+from ..ops import process_groups
 from . import ckpt_format, safetensors_format
 from .ckpt_format import CheckpointFormatError
 
@@ -177,13 +178,17 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     """Save ``save_obj`` (a Cell, a list of Parameters or of ``{"name", "data"}`` dicts, or a
     dict such as ``load_checkpoint``'s result) to ``ckpt_file_name`` (``.ckpt`` or
     ``.safetensors`` is appended when missing). This is the one place every checkpoint
-    write goes through."""
+    write goes through. With several processes (``communication.init()``) only rank 0
+    writes; the file appears whole (written to a temporary name, then renamed), and other
+    ranks that load it at once should ``communication.barrier()`` first."""
     who = "save_checkpoint"
     if enc_key is not None:
         raise NotImplementedError(f"{who}: encrypted checkpoints (enc_key) are not supported")
     if not isinstance(crc_check, bool):
         raise TypeError(f"{who}: 'crc_check' must be a bool, got {crc_check!r}")
     path = _target_path(ckpt_file_name, format, who)
+    if process_groups.world_size() > 1 and process_groups.world_rank() != 0:
+        return       # data-parallel ranks hold the same values: rank 0 writes them once
     arrays = []
     for name, value in _entries(save_obj, choice_func) + _append_entries(append_dict):
         arrays.append((name, value if isinstance(value, str) else _as_array(value, name)))

@@ -5,12 +5,15 @@ is the base of every random-access source (the file readers too).
 A random-access source picks its rows per epoch as MindSpore's samplers do: shuffled by
 ``(seed, epoch)`` (the same permutation in every shard), then for ``num_shards`` the list
 is padded cyclically to a multiple of ``num_shards`` and shard ``k`` takes every
-``num_shards``-th row from ``k``; ``num_samples`` keeps the first rows of that.
+``num_shards``-th row from ``k``; ``num_samples`` keeps the first rows of that. In
+data-parallel training on several processes, a source given no shard reads this rank's.
 """
 import numbers
 
 import numpy as np
 
+from .. import context
+from ..ops import process_groups
 from . import config
 from .engine import Dataset, to_array, workers_arg, parallel_rows
 
@@ -19,7 +22,7 @@ __all__ = ["IndexedSource", "GeneratorDataset", "NumpySlicesDataset"]
 
 def _shard_args(num_shards, shard_id, who):
     if num_shards is None and shard_id is None:
-        return None, None
+        return _shard_of_this_rank()
     if num_shards is None or shard_id is None:
         raise ValueError(f"{who}: give both 'num_shards' and 'shard_id', or neither")
     for name, value in (("num_shards", num_shards), ("shard_id", shard_id)):
@@ -29,6 +32,16 @@ def _shard_args(num_shards, shard_id, who):
         raise ValueError(f"{who}: need num_shards > 0 and 0 <= shard_id < num_shards, got "
                          f"num_shards={num_shards}, shard_id={shard_id}")
     return int(num_shards), int(shard_id)
+
+
+def _shard_of_this_rank():
+    """Data-parallel training (``set_auto_parallel_context(parallel_mode=DATA_PARALLEL)``
+    on several processes, ``full_batch=False``) reads one shard per rank by default."""
+    if context.get_auto_parallel_context("parallel_mode") != context.ParallelMode.DATA_PARALLEL \
+            or context.get_auto_parallel_context("full_batch"):
+        return None, None
+    size = process_groups.world_size()
+    return (size, process_groups.world_rank()) if size > 1 else (None, None)
 
 
 def _num_samples(value, who):

@@ -62,3 +62,17 @@ def test_example_runs_as_one_process_without_mpirun(job):
     code, out, _ = job([sys.executable, EXAMPLE, "--check", "--steps", "3"]).wait(300)
     assert code == 0, out[-4000:]
     assert "rank 0/1: weights identical on all ranks: True" in out, out
+
+
+def test_datasets_shard_by_rank_and_rank_0_writes_the_checkpoint(job, scratch):
+    """Under DATA_PARALLEL a dataset given no shard reads this rank's (an explicit one
+    wins); save_checkpoint writes once, on rank 0, and every rank loads rank 0's values."""
+    cmd = launcher_command(2, os.path.join(WORKERS, "data_and_checkpoints.py"), str(scratch))
+    code, out, _ = job(cmd).wait(300)
+    assert code == 0, out[-4000:]
+    assert "rank 0: rows [0, 2, 4, 6, 8] generated [0, 2, 4, 6, 8] all [0, 1, 2, 3, 4, 5, 6, " \
+           "7, 8, 9] explicit 10" in out, out
+    assert "rank 1: rows [1, 3, 5, 7, 9] generated [1, 3, 5, 7, 9]" in out, out
+    for rank, own in ((0, True), (1, False)):
+        assert f"rank {rank}: files ['net.ckpt'] loaded equal on all ranks: True equal to " \
+               f"own: {own}" in out, out
