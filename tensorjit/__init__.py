@@ -10,5 +10,12 @@ from . import nn
 from .jit import jit, make_ir, explain, mutable, JitSyntaxError
 from . import context
 from .context import set_context, get_context, GRAPH_MODE, PYNATIVE_MODE
+# MindSpore's import paths: mindspore.common, ops.functional / ops.composite, ms.tensor()
+from . import common
+from .ops import functional, composite
+from .nn import ParameterTuple
+from .ops.random import get_seed
+from .ops.compat import is_tensor
+from .tensor import tensor  # noqa: E402  (the function; the module stays tensorjit.tensor)
 
 __version__ = "0.1.0"

@@ -6,8 +6,13 @@ from .layers import (ReLU, ReLU6, LeakyReLU, GELU, SiLU, Sigmoid, Tanh, Softmax,
                      ELU, Mish, get_activation, Dense, Flatten, Identity, Dropout, Conv2d,
                      BatchNorm1d, BatchNorm2d, LayerNorm, MaxPool2d, AvgPool2d,
                      AdaptiveAvgPool2d, Embedding)
+from .layers import (HSwish, HSigmoid, PReLU, SeLU, CELU, LogSigmoid, Softsign, Hardtanh,
+                     Softplus, GLU, Dropout1d, Dropout2d, Dropout3d, Unfold, Conv1d, Conv3d,
+                     Conv2dTranspose, GroupNorm, InstanceNorm1d, InstanceNorm2d,
+                     InstanceNorm3d)
 from .loss import (LossBase, MSELoss, L1Loss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits,
                    CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss)
+from .loss import BCELoss, KLDivLoss, CosineEmbeddingLoss
 from .optim import Optimizer, SGD, Momentum, Adam
 from .wrap import WithLossCell, TrainOneStepCell
 from . import initializer
@@ -21,4 +26,8 @@ __all__ = [
     "LossBase", "MSELoss", "L1Loss", "SmoothL1Loss", "SoftmaxCrossEntropyWithLogits",
     "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss",
     "Optimizer", "SGD", "Momentum", "Adam", "WithLossCell", "TrainOneStepCell", "initializer",
+    "HSwish", "HSigmoid", "PReLU", "SeLU", "CELU", "LogSigmoid", "Softsign", "Hardtanh",
+    "Softplus", "GLU", "Dropout1d", "Dropout2d", "Dropout3d", "Unfold", "Conv1d", "Conv3d",
+    "Conv2dTranspose", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "BCELoss", "KLDivLoss", "CosineEmbeddingLoss",
 ]
