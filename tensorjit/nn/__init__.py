@@ -9,7 +9,7 @@ from .layers import (ReLU, ReLU6, LeakyReLU, GELU, SiLU, Sigmoid, Tanh, Softmax,
 from .layers import (HSwish, HSigmoid, PReLU, SeLU, CELU, LogSigmoid, Softsign, Hardtanh,
                      Softplus, GLU, Dropout1d, Dropout2d, Dropout3d, Unfold, Conv1d, Conv3d,
                      Conv2dTranspose, GroupNorm, InstanceNorm1d, InstanceNorm2d,
-                     InstanceNorm3d)
+                     InstanceNorm3d, RNNCell, LSTMCell, GRUCell, RNN, LSTM, GRU)
 from .loss import (LossBase, MSELoss, L1Loss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits,
                    CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss)
 from .loss import BCELoss, KLDivLoss, CosineEmbeddingLoss
@@ -29,5 +29,6 @@ __all__ = [
     "HSwish", "HSigmoid", "PReLU", "SeLU", "CELU", "LogSigmoid", "Softsign", "Hardtanh",
     "Softplus", "GLU", "Dropout1d", "Dropout2d", "Dropout3d", "Unfold", "Conv1d", "Conv3d",
     "Conv2dTranspose", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-    "BCELoss", "KLDivLoss", "CosineEmbeddingLoss",
+    "BCELoss", "KLDivLoss", "CosineEmbeddingLoss", "RNNCell", "LSTMCell", "GRUCell", "RNN",
+    "LSTM", "GRU",
 ]

@@ -9,6 +9,8 @@ from .normalization import (BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm, Inst
                             InstanceNorm2d, InstanceNorm3d)
 from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 from .embedding import Embedding
+from .rnn_cells import RNNCell, LSTMCell, GRUCell
+from .rnns import RNN, LSTM, GRU
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Softmax",
            "LogSoftmax", "ELU", "Mish", "HSwish", "HSigmoid", "PReLU", "SeLU", "CELU",
@@ -16,4 +18,5 @@ __all__ = ["ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Sof
            "Dense", "Flatten", "Identity", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d",
            "Unfold", "Conv1d", "Conv2d", "Conv3d", "Conv2dTranspose", "BatchNorm1d",
            "BatchNorm2d", "LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d",
-           "InstanceNorm3d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "Embedding"]
+           "InstanceNorm3d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "Embedding",
+           "RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU"]
