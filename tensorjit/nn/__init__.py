@@ -10,6 +10,8 @@ from .layers import (HSwish, HSigmoid, PReLU, SeLU, CELU, LogSigmoid, Softsign, 
                      Softplus, GLU, Dropout1d, Dropout2d, Dropout3d, Unfold, Conv1d, Conv3d,
                      Conv2dTranspose, GroupNorm, InstanceNorm1d, InstanceNorm2d,
                      InstanceNorm3d, RNNCell, LSTMCell, GRUCell, RNN, LSTM, GRU)
+from .layers import (MultiheadAttention, TransformerEncoderLayer, TransformerEncoder,
+                     TransformerDecoderLayer, TransformerDecoder, Transformer)
 from .loss import (LossBase, MSELoss, L1Loss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits,
                    CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss)
 from .loss import BCELoss, KLDivLoss, CosineEmbeddingLoss
@@ -30,5 +32,6 @@ __all__ = [
     "Softplus", "GLU", "Dropout1d", "Dropout2d", "Dropout3d", "Unfold", "Conv1d", "Conv3d",
     "Conv2dTranspose", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
     "BCELoss", "KLDivLoss", "CosineEmbeddingLoss", "RNNCell", "LSTMCell", "GRUCell", "RNN",
-    "LSTM", "GRU",
+    "LSTM", "GRU", "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
+    "TransformerDecoderLayer", "TransformerDecoder", "Transformer",
 ]

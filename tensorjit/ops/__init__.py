@@ -84,6 +84,7 @@ from .convolutions import conv1d, conv3d, conv_transpose2d, unfold, extract_patc
 from .compat import (rank, size, unstack, select, addn, fill, fills, gather_d, sequence_mask,
                      scalar_to_tensor, baddbmm, is_tensor)
 from .loops import scan, while_loop, fori_loop
+from .attention import multi_head_attention_forward
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations

@@ -11,6 +11,8 @@ from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 from .embedding import Embedding
 from .rnn_cells import RNNCell, LSTMCell, GRUCell
 from .rnns import RNN, LSTM, GRU
+from .transformer import (MultiheadAttention, TransformerEncoderLayer, TransformerEncoder,
+                          TransformerDecoderLayer, TransformerDecoder, Transformer)
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Softmax",
            "LogSoftmax", "ELU", "Mish", "HSwish", "HSigmoid", "PReLU", "SeLU", "CELU",
@@ -19,4 +21,6 @@ __all__ = ["ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Sof
            "Unfold", "Conv1d", "Conv2d", "Conv3d", "Conv2dTranspose", "BatchNorm1d",
            "BatchNorm2d", "LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d",
            "InstanceNorm3d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "Embedding",
-           "RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU"]
+           "RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU", "MultiheadAttention",
+           "TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
+           "TransformerDecoder", "Transformer"]
