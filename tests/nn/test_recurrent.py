@@ -37,7 +37,7 @@ def numpy_step(kind, x, state, w_ih, w_hh, b_ih, b_hh):
 
 def numpy_layer(kind, cell, x, lengths):
     """The whole bidirectional multi-layer network, batch first, with sequence lengths."""
-    p = {q.name: q.asnumpy() for q in cell.get_parameters()}
+    p = {q.name.split(".")[-1]: q.asnumpy() for q in cell.get_parameters()}
     batch, steps, _ = x.shape
     layer_in, finals = x, []
     for layer in range(cell.num_layers):
