@@ -27,6 +27,7 @@ from . import activation as A
 from . import compat as C
 from . import sorting
 from . import conv
+from . import loops
 
 
 PLAIN = ("abs neg sign exp log log1p expm1 sqrt rsqrt sin cos tan tanh atan sigmoid relu erf "
@@ -330,6 +331,27 @@ def _nll(logits, labels, weight=None, *, reduction, ignore_index):
     return loss, R.sum(counted)
 
 
+def _while_loop(cond_func, loop_func, init_val):
+    """``while cond_func(val): val = loop_func(val)`` (a graph loop inside jit)."""
+    return loops.while_loop(cond_func, loop_func, init_val)
+
+
+def _fori_loop(lower, upper, loop_func, init_val, unroll=True):
+    """``for i in range(lower, upper): val = loop_func(i, val)``."""
+    return loops.fori_loop(lower, upper, loop_func, init_val)
+
+
+def _scan_op(loop_func, init, xs, length=None, unroll=True):
+    """``(carry, [y for each x])`` of ``carry, y = loop_func(carry, x)`` over ``xs`` (a
+    sequence, or a tensor's leading axis; None with ``length``)."""
+    if isinstance(xs, (tuple, list)):
+        xs = S.stack([coerce.as_tensor(x, op="Scan") for x in xs]) if xs else None
+        length = length if xs is None else None
+    carry, ys = loops.scan(loop_func, init, xs, length)
+    steps = ys.shape[0] if ys is not None and hasattr(ys, "shape") else length
+    return carry, [I.getitem(ys, t) for t in range(steps)] if ys is not None else []
+
+
 WITH_ATTRIBUTES = [
     ("MatMul", _matmul, dict(transpose_a=False, transpose_b=False)),
     ("BatchMatMul", _matmul, dict(transpose_a=False, transpose_b=False)),
@@ -406,6 +428,9 @@ WITH_ATTRIBUTES = [
     ("StandardNormal", _random(RND.standard_normal), dict(seed=0, seed2=0)),
     ("UniformReal", _random(lambda shape: RND.rand(shape)), dict(seed=0, seed2=0)),
     ("Slice", _slice, {}),
+    ("WhileLoop", _while_loop, {}),
+    ("ForiLoop", _fori_loop, {}),
+    ("Scan", _scan_op, {}),
 ]
 
 

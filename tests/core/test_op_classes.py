@@ -139,7 +139,8 @@ def test_every_class_comes_from_the_table():
         assert getattr(ops, name) is getattr(operations, name)
     covered = {c[0] for c in CASES}
     random_or_effects = {"Dropout", "StandardNormal", "UniformReal", "Print", "Assign"}
-    missing = generated - covered - random_or_effects
+    loops = {"WhileLoop", "ForiLoop", "Scan"}          # tests/core/test_loops.py
+    missing = generated - covered - random_or_effects - loops
     assert not missing, f"operator classes without a MindSpore case: {sorted(missing)}"
 
 
