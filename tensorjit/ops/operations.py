@@ -331,6 +331,34 @@ def _nll(logits, labels, weight=None, *, reduction, ignore_index):
     return loss, R.sum(counted)
 
 
+def _reduce_std(x, *, axis, unbiased, keep_dims):
+    """(standard deviation, mean) over ``axis`` (all axes when empty)."""
+    axis = None if axis in ((), []) else axis
+    return (R.std(x, axis, 1 if unbiased else 0, keep_dims),
+            R.mean(x, axis, keep_dims=keep_dims))
+
+
+def _mod(x, y):
+    """Remainder with the sign of the dividend (C's fmod)."""
+    x, y = coerce.coerce_pair(x, y, "Mod")
+    return E.sub(x, E.mul(y, E.where(E.lt(E.div(x, y), 0), E.ceil(E.div(x, y)),
+                                     E.floor(E.div(x, y)))) if x.dtype.kind == "f" else
+                 E.cast(E.where(E.lt(E.div(x, y), 0), E.ceil(E.div(x, y)),
+                                E.floor(E.div(x, y))), x.dtype))
+
+
+def _range(start, end, step, *, maxlen):
+    """``start, start + step, ...`` below ``end``."""
+    values = [v.item() if hasattr(v, "item") else v for v in (start, end, step)]
+    dtype = coerce.as_tensor(start).dtype
+    return K.arange(*values, dtype=dtype)
+
+
+def _tensor_shape(x):
+    """The shape as an int64 tensor."""
+    return coerce.constant(list(coerce.as_tensor(x).shape), dt.int64)
+
+
 def _while_loop(cond_func, loop_func, init_val):
     """``while cond_func(val): val = loop_func(val)`` (a graph loop inside jit)."""
     return loops.while_loop(cond_func, loop_func, init_val)
@@ -428,6 +456,27 @@ WITH_ATTRIBUTES = [
     ("StandardNormal", _random(RND.standard_normal), dict(seed=0, seed2=0)),
     ("UniformReal", _random(lambda shape: RND.rand(shape)), dict(seed=0, seed2=0)),
     ("Slice", _slice, {}),
+    ("Tril", lambda x, *, diagonal: K.tril(x, diagonal), dict(diagonal=0)),
+    ("Triu", lambda x, *, diagonal: K.triu(x, diagonal), dict(diagonal=0)),
+    ("IsClose", lambda x, y, *, rtol, atol, equal_nan: E.isclose(x, y, rtol, atol, equal_nan),
+     dict(rtol=1e-5, atol=1e-8, equal_nan=False)),
+    ("Lerp", E.lerp, {}),
+    ("Dense", L.dense, {}),
+    ("CeLU", lambda x, *, alpha: A.celu(x, alpha), dict(alpha=1.0)),
+    ("GLU", lambda x, *, axis: A.glu(x, axis), dict(axis=-1)),
+    ("Identity", E.identity, {}),
+    ("Range", _range, dict(maxlen=1000000)),
+    ("LinSpace", lambda start, stop, num: K.linspace(
+        float(coerce.as_tensor(start).item()), float(coerce.as_tensor(stop).item()), int(num)),
+     {}),
+    ("ReduceStd", _reduce_std, dict(axis=(), unbiased=True, keep_dims=False)),
+    ("Mod", _mod, {}),
+    ("MaskedFill", I.masked_fill, {}),
+    ("ScalarToTensor", C.scalar_to_tensor, {}),
+    ("TensorShape", _tensor_shape, {}),
+    ("Expand", lambda x, shape: S.broadcast_to(x, shape), {}),
+    ("TensorAdd", E.add, {}),
+    ("L2Loss", lambda x: E.mul(R.sum(E.mul(x, x)), 0.5), {}),
     ("WhileLoop", _while_loop, {}),
     ("ForiLoop", _fori_loop, {}),
     ("Scan", _scan_op, {}),
