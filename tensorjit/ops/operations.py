@@ -339,12 +339,11 @@ def _reduce_std(x, *, axis, unbiased, keep_dims):
 
 
 def _mod(x, y):
-    """Remainder with the sign of the dividend (C's fmod)."""
+    """Remainder with the sign of the dividend (C's fmod): ``x - y * trunc(x / y)``."""
     x, y = coerce.coerce_pair(x, y, "Mod")
-    return E.sub(x, E.mul(y, E.where(E.lt(E.div(x, y), 0), E.ceil(E.div(x, y)),
-                                     E.floor(E.div(x, y)))) if x.dtype.kind == "f" else
-                 E.cast(E.where(E.lt(E.div(x, y), 0), E.ceil(E.div(x, y)),
-                                E.floor(E.div(x, y))), x.dtype))
+    q = E.div(x, y)
+    truncated = E.where(E.lt(q, 0), E.ceil(q), E.floor(q))
+    return E.sub(x, E.mul(y, E.cast(truncated, x.dtype)))
 
 
 def _range(start, end, step, *, maxlen):

@@ -177,6 +177,7 @@ def cases():
         ("ReduceStd", {}, [x3]),
         ("ReduceStd", {"axis": 1, "unbiased": False, "keep_dims": True}, [x3]),
         ("Mod", {}, [f(2, 3) * 4, f(2, 3) + 3]),
+        ("Mod", {}, [np.array([7, -7, 5, -5], np.int32), np.array([3, 3, -2, -2], np.int32)]),
         ("MaskedFill", {}, [a, rng.random((2, 3)) > 0.5, np.float32(-7.0)]),
         ("ScalarToTensor", {}, [3, _dtype("float32")]),
         ("TensorShape", {}, [x3]),
