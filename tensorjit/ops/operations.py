@@ -19,15 +19,11 @@ from . import reduction as R
 from . import shape as S
 from . import indexing as I
 from . import linalg as L
-from . import normalization as N
 from . import creation as K
 from . import random as RND
-from . import loss as LOSS
 from . import activation as A
 from . import compat as C
-from . import sorting
-from . import conv
-from . import loops
+from . import class_computes as X
 
 
 PLAIN = ("abs neg sign exp log log1p expm1 sqrt rsqrt sin cos tan tanh atan sigmoid relu erf "
@@ -47,345 +43,13 @@ def camel_case(name):
     return SPELLING.get(name) or "".join(part.capitalize() for part in name.split("_"))
 
 
-# ---- compute functions of the classes with attributes (MindSpore's conventions) --------
-
-def _matmul(x, y, *, transpose_a, transpose_b):
-    """Matrix product, optionally of the transposed operands."""
-    if transpose_a:
-        x = S.swapaxes(x, -1, -2)
-    if transpose_b:
-        y = S.swapaxes(y, -1, -2)
-    return L.matmul(x, y)
-
-
-def _reduction(fn):
-    def compute(x, axis=(), *, keep_dims):
-        return fn(x, None if axis == () else axis, keep_dims)
-    compute.__doc__ = f"{fn.__name__} over ``axis`` (all axes when it is ``()``)."
-    return compute
-
-
-def _reduce_sum(x, axis=(), *, keep_dims, skip_mode):
-    """Sum over ``axis`` (all axes when ``()``, or none with ``skip_mode``)."""
-    if skip_mode and axis == ():
-        return x
-    return R.sum(x, None if axis == () else axis, keep_dims)
-
-
-def _single_axis(axis):
-    if isinstance(axis, (tuple, list)):
-        if len(axis) != 1:
-            raise ValueError(f"only a single axis is supported, got {axis}")
-        axis = axis[0]
-    return axis
-
-
-def _softmax(x, *, axis):
-    """Softmax along ``axis``."""
-    return N.softmax(x, _single_axis(axis))
-
-
-def _log_softmax(x, *, axis):
-    """Log-softmax along ``axis``."""
-    return N.log_softmax(x, _single_axis(axis))
-
-
-def _split(x, *, axis, output_num):
-    """``output_num`` equal pieces along ``axis``."""
-    x = coerce.as_tensor(x, op="Split")
-    length = x.shape[coerce.normalize_axis(axis, x.ndim, "Split")]
-    if output_num <= 0 or length % output_num:
-        raise ValueError(f"Split: axis {axis} of size {length} cannot be split into "
-                         f"{output_num} equal pieces")
-    return S.split(x, length // output_num, axis)
-
-
-def _unstack(x, *, axis, num):
-    """Split along ``axis`` into tensors without that axis."""
-    return C.unstack(x, axis)
-
-
-def _squeeze(x, *, axis):
-    """Remove axes of size 1 (all of them when ``axis`` is ``()``)."""
-    return S.squeeze(x, None if axis == () else axis)
-
-
-def _one_hot(indices, depth, on_value, off_value, *, axis):
-    """One-hot vectors of ``depth`` along ``axis``, of ``on_value``'s dtype."""
-    return K.one_hot(indices, depth, on_value, off_value, axis)
-
-
-def _gather(params, indices, axis, *, batch_dims):
-    """Slices of ``params`` along ``axis`` at ``indices``."""
-    return I.gather(params, indices, axis, batch_dims)
-
-
-def _arg(fn):
-    def compute(x, *, axis, output_type):
-        return E.cast(fn(x, axis), output_type)
-    compute.__doc__ = f"Index of the {fn.__name__[3:]} along ``axis`` (``output_type``)."
-    return compute
-
-
-def _arg_with_value(fn, reduce):
-    def compute(x, *, axis, keep_dims):
-        return E.cast(fn(x, axis, keep_dims), dt.int64), reduce(x, axis, keep_dims)
-    compute.__doc__ = f"(index int64, value) of the {fn.__name__[3:]} along ``axis``."
-    return compute
-
-
-def _top_k(x, k, *, sorted):
-    """The ``k`` largest elements along the last axis and their int32 indices."""
-    return sorting.topk(x, k, -1, True, True)
-
-
-def _sort(x, *, axis, descending):
-    """(values, int32 indices) sorted along ``axis``."""
-    return sorting.sort(x, axis, descending)
-
-
-def _dropout(x, *, keep_prob, Seed0, Seed1):
-    """(output, mask): elements kept with probability ``keep_prob`` and scaled by
-    1/keep_prob; the mask (of the input's dtype) marks the kept ones."""
-    x = coerce.as_tensor(x, op="Dropout")
-    if not 0 < keep_prob <= 1:
-        raise ValueError(f"Dropout: keep_prob must be in (0, 1], got {keep_prob}")
-    if keep_prob == 1:
-        return x, E.ones_like(x)
-    out, keep = RND.dropout_p.bind(x, p=float(1.0 - keep_prob))
-    return out, E.cast(keep, x.dtype)
-
-
-def _layer_norm(x, gamma, beta, *, begin_norm_axis, begin_params_axis, epsilon):
-    """(y, mean, variance): normalised over the axes from ``begin_norm_axis`` on, scaled
-    by ``gamma`` and shifted by ``beta`` (shaped as the input from
-    ``begin_params_axis``); mean and variance keep the normalised axes as size 1."""
-    x = coerce.as_tensor(x, op="LayerNorm")
-    norm_axis = coerce.normalize_axis(begin_norm_axis, x.ndim, "LayerNorm")
-    params_axis = coerce.normalize_axis(begin_params_axis, x.ndim, "LayerNorm")
-    axes = tuple(range(norm_axis, x.ndim))
-    mean = R.mean(x, axes, keep_dims=True)
-    variance = R.var(x, axes, keepdims=True)
-    normed = N.layer_norm(x, tuple(x.shape[norm_axis:]), None, None, epsilon)
-    if tuple(gamma.shape) != tuple(x.shape[params_axis:]):
-        raise ValueError(f"LayerNorm: gamma has shape {tuple(gamma.shape)}, expected the "
-                         f"input's shape from axis {params_axis}: {tuple(x.shape[params_axis:])}")
-    y = E.add(E.mul(normed, gamma), beta)
-    return y, mean, variance
-
-
-def _gelu(x):
-    """GeLU with the tanh approximation (MindSpore's ``GeLU`` class)."""
-    return E.gelu(x, approximate="tanh")
-
-
-def _softmax_cross_entropy(logits, labels):
-    """(loss per sample, gradient of the summed loss with respect to ``logits``) for
-    one-hot or probability ``labels``."""
-    loss = LOSS.softmax_cross_entropy_with_logits(logits, labels, False, "none")
-    grad = E.sub(N.softmax(logits, -1), E.cast(labels, logits.dtype))
-    return loss, E.stop_gradient(grad)
-
-
-def _sparse_softmax_cross_entropy(logits, labels, *, is_grad):
-    """The mean loss over the batch for class indices ``labels`` (with ``is_grad``: its
-    gradient with respect to ``logits`` instead)."""
-    if not is_grad:
-        return LOSS.softmax_cross_entropy_with_logits(logits, labels, True, "mean")
-    onehot = K.one_hot(labels, logits.shape[-1], 1.0, 0.0)
-    grad = E.sub(N.softmax(logits, -1), E.cast(onehot, logits.dtype))
-    return E.mul(grad, 1.0 / logits.shape[0])
-
-
-def _conv2d(x, weight, *, out_channel, kernel_size, mode, pad_mode, pad, stride, dilation,
-            group, data_format):
-    """2-D convolution of an NCHW input with an (out, in/group, kh, kw) weight."""
-    if data_format != "NCHW":
-        raise ValueError(f"Conv2D: only data_format='NCHW' is supported, got {data_format!r}")
-    stride = stride[-2:] if isinstance(stride, (tuple, list)) and len(stride) == 4 else stride
-    dilation = dilation[-2:] if isinstance(dilation, (tuple, list)) and len(dilation) == 4 \
-        else dilation
-    return conv.conv2d(x, weight, None, stride, pad_mode, pad, dilation, group)
-
-
-def _window(value):
-    return tuple(value[-2:]) if isinstance(value, (tuple, list)) and len(value) == 4 else value
-
-
-def _pool(fn):
-    def compute(x, *, kernel_size, strides, pad_mode, data_format):
-        if data_format != "NCHW":
-            raise ValueError(f"only data_format='NCHW' is supported, got {data_format!r}")
-        return fn(x, _window(kernel_size), _window(strides), pad_mode.lower())
-    compute.__doc__ = f"{fn.__name__} over windows of ``kernel_size``."
-    return compute
-
-
-def _pad(x, *, paddings):
-    """Constant zero padding: ``paddings`` holds one (before, after) pair per axis."""
-    flat = []
-    for before, after in reversed(tuple(paddings)):
-        flat += [before, after]
-    return S.pad(x, tuple(flat))
-
-
-def _fill(type, shape, value):
-    """A tensor of ``shape`` and ``type`` filled with ``value``."""
-    return K.full(shape, value, dtype=type)
-
-
-def _ones(shape, type=None):
-    """Ones of ``shape`` and ``type``."""
-    return K.ones(shape, type)
-
-
-def _zeros(shape, type=None):
-    """Zeros of ``shape`` and ``type``."""
-    return K.zeros(shape, type)
-
-
-def _eye(n, m, t):
-    """An n x m identity matrix of type ``t``."""
-    return K.eye(n, m, t)
-
-
-def _l2_normalize(x, *, axis, epsilon):
-    """``x / sqrt(max(sum(x^2, axis), epsilon))``."""
-    return A.l2_normalize(x, _single_axis(axis), epsilon)
-
-
-def _squared_difference(x, y):
-    """``(x - y)^2``."""
-    diff = E.sub(x, y)
-    return E.mul(diff, diff)
-
-
-def _print(*inputs):
-    """Print the inputs (at run time inside compiled graphs)."""
-    from .effects import runtime_print
-    return runtime_print(*inputs)
-
-
-def _depend(value, expr):
-    """``value`` (an ordering hint in MindSpore graphs)."""
-    return value
-
-
-def _assign(variable, value):
-    """Write ``value`` into the Parameter ``variable``; returns it."""
-    variable.assign_value(value)
-    return variable
-
-
-def _random(sampler):
-    def compute(shape, *, seed, seed2):
-        return sampler(shape)
-    compute.__doc__ = f"{sampler.__name__} samples of ``shape``."
-    return compute
-
-
-def _slice(x, begin, size):
-    """``x[begin[i] : begin[i] + size[i]]`` per axis (a size of -1 takes the rest)."""
-    index = tuple(slice(b, None if s == -1 else b + s) for b, s in zip(begin, size))
-    return I.getitem(x, index)
-
-
-def _elu(x, *, alpha):
-    """``x`` where positive, else ``alpha * (exp(x) - 1)``."""
-    return E.where(E.gt(x, 0), x, E.mul(E.expm1(x), alpha))
-
-
-def _bias_add(x, bias, *, data_format):
-    """Add a per-channel bias."""
-    return A.bias_add(x, bias, data_format)
-
-
-def _kl_div(logits, labels, *, reduction):
-    """``labels * (log(labels) - logits)``, reduced."""
-    return LOSS.kl_div(logits, labels, reduction)
-
-
-def _bce_with_logits(logits, label, weight, pos_weight, *, reduction):
-    """Binary cross entropy of sigmoid(logits)."""
-    return LOSS.binary_cross_entropy_with_logits(logits, label, weight, pos_weight, reduction)
-
-
-def _binary_cross_entropy(logits, labels, weight=None, *, reduction):
-    """Binary cross entropy of probabilities."""
-    return LOSS.binary_cross_entropy(logits, labels, weight, reduction)
-
-
-def _smooth_l1(prediction, target, *, beta, reduction):
-    """Quadratic below ``beta``, linear above."""
-    return LOSS.smooth_l1_loss(prediction, target, beta, reduction)
-
-
-def _nll(logits, labels, weight=None, *, reduction, ignore_index):
-    """(loss, total weight) of class indices under log-probabilities."""
-    loss = LOSS.nll_loss(logits, labels, weight, ignore_index, reduction)
-    valid = E.ne(labels, ignore_index)
-    counted = E.cast(valid, logits.dtype)
-    if weight is not None:
-        safe = E.where(valid, labels, E.zeros_like(labels))
-        counted = E.mul(counted, I.gather(coerce.as_tensor(weight, logits.dtype), safe, 0))
-    return loss, R.sum(counted)
-
-
-def _reduce_std(x, *, axis, unbiased, keep_dims):
-    """(standard deviation, mean) over ``axis`` (all axes when empty)."""
-    axis = None if axis in ((), []) else axis
-    return (R.std(x, axis, 1 if unbiased else 0, keep_dims),
-            R.mean(x, axis, keep_dims=keep_dims))
-
-
-def _mod(x, y):
-    """Remainder with the sign of the dividend (C's fmod): ``x - y * trunc(x / y)``."""
-    x, y = coerce.coerce_pair(x, y, "Mod")
-    q = E.div(x, y)
-    truncated = E.where(E.lt(q, 0), E.ceil(q), E.floor(q))
-    return E.sub(x, E.mul(y, E.cast(truncated, x.dtype)))
-
-
-def _range(start, end, step, *, maxlen):
-    """``start, start + step, ...`` below ``end``."""
-    values = [v.item() if hasattr(v, "item") else v for v in (start, end, step)]
-    dtype = coerce.as_tensor(start).dtype
-    return K.arange(*values, dtype=dtype)
-
-
-def _tensor_shape(x):
-    """The shape as an int64 tensor."""
-    return coerce.constant(list(coerce.as_tensor(x).shape), dt.int64)
-
-
-def _while_loop(cond_func, loop_func, init_val):
-    """``while cond_func(val): val = loop_func(val)`` (a graph loop inside jit)."""
-    return loops.while_loop(cond_func, loop_func, init_val)
-
-
-def _fori_loop(lower, upper, loop_func, init_val, unroll=True):
-    """``for i in range(lower, upper): val = loop_func(i, val)``."""
-    return loops.fori_loop(lower, upper, loop_func, init_val)
-
-
-def _scan_op(loop_func, init, xs, length=None, unroll=True):
-    """``(carry, [y for each x])`` of ``carry, y = loop_func(carry, x)`` over ``xs`` (a
-    sequence, or a tensor's leading axis; None with ``length``)."""
-    if isinstance(xs, (tuple, list)):
-        xs = S.stack([coerce.as_tensor(x, op="Scan") for x in xs]) if xs else None
-        length = length if xs is None else None
-    carry, ys = loops.scan(loop_func, init, xs, length)
-    steps = ys.shape[0] if ys is not None and hasattr(ys, "shape") else length
-    return carry, [I.getitem(ys, t) for t in range(steps)] if ys is not None else []
-
-
 WITH_ATTRIBUTES = [
-    ("MatMul", _matmul, dict(transpose_a=False, transpose_b=False)),
-    ("BatchMatMul", _matmul, dict(transpose_a=False, transpose_b=False)),
+    ("MatMul", X.compute_matmul, dict(transpose_a=False, transpose_b=False)),
+    ("BatchMatMul", X.compute_matmul, dict(transpose_a=False, transpose_b=False)),
     ("Transpose", S.transpose, {}),
     ("Reshape", S.reshape, {}),
     ("ExpandDims", S.expand_dims, {}),
-    ("Squeeze", _squeeze, dict(axis=())),
+    ("Squeeze", X.compute_squeeze, dict(axis=())),
     ("Flatten", S.flatten, {}),
     ("Cast", E.cast, {}),
     ("Tile", S.tile, {}),
@@ -393,68 +57,69 @@ WITH_ATTRIBUTES = [
     ("Shape", C.tensor_shape, {}),
     ("Rank", C.rank, {}),
     ("Size", C.size, {}),
-    ("ReduceMean", _reduction(R.mean), dict(keep_dims=False)),
-    ("ReduceSum", _reduce_sum, dict(keep_dims=False, skip_mode=False)),
-    ("ReduceMax", _reduction(R.amax), dict(keep_dims=False)),
-    ("ReduceMin", _reduction(R.amin), dict(keep_dims=False)),
-    ("ReduceProd", _reduction(R.prod), dict(keep_dims=False)),
-    ("ReduceAll", _reduction(R.all), dict(keep_dims=False)),
-    ("ReduceAny", _reduction(R.any), dict(keep_dims=False)),
-    ("Softmax", _softmax, dict(axis=-1)),
-    ("LogSoftmax", _log_softmax, dict(axis=-1)),
+    ("ReduceMean", X.compute_reduction(R.mean), dict(keep_dims=False)),
+    ("ReduceSum", X.compute_reduce_sum, dict(keep_dims=False, skip_mode=False)),
+    ("ReduceMax", X.compute_reduction(R.amax), dict(keep_dims=False)),
+    ("ReduceMin", X.compute_reduction(R.amin), dict(keep_dims=False)),
+    ("ReduceProd", X.compute_reduction(R.prod), dict(keep_dims=False)),
+    ("ReduceAll", X.compute_reduction(R.all), dict(keep_dims=False)),
+    ("ReduceAny", X.compute_reduction(R.any), dict(keep_dims=False)),
+    ("Softmax", X.compute_softmax, dict(axis=-1)),
+    ("LogSoftmax", X.compute_log_softmax, dict(axis=-1)),
     ("Concat", lambda tensors, *, axis: S.concat(tensors, axis), dict(axis=0)),
     ("Stack", lambda tensors, *, axis: S.stack(tensors, axis), dict(axis=0)),
-    ("Unstack", _unstack, dict(axis=0, num=None)),
-    ("Split", _split, dict(axis=0, output_num=1)),
-    ("OneHot", _one_hot, dict(axis=-1)),
-    ("Gather", _gather, dict(batch_dims=0)),
+    ("Unstack", X.compute_unstack, dict(axis=0, num=None)),
+    ("Split", X.compute_split, dict(axis=0, output_num=1)),
+    ("OneHot", X.compute_one_hot, dict(axis=-1)),
+    ("Gather", X.compute_gather, dict(batch_dims=0)),
     ("GatherD", C.gather_d, {}),
     ("Select", C.select, {}),
-    ("Assign", _assign, {}),
-    ("Argmax", _arg(R.argmax), dict(axis=-1, output_type=dt.int32)),
-    ("Argmin", _arg(R.argmin), dict(axis=-1, output_type=dt.int32)),
-    ("ArgMaxWithValue", _arg_with_value(R.argmax, R.amax), dict(axis=0, keep_dims=False)),
-    ("ArgMinWithValue", _arg_with_value(R.argmin, R.amin), dict(axis=0, keep_dims=False)),
-    ("TopK", _top_k, dict(sorted=True)),
-    ("Sort", _sort, dict(axis=-1, descending=False)),
-    ("Dropout", _dropout, dict(keep_prob=0.5, Seed0=0, Seed1=0)),
-    ("LayerNorm", _layer_norm, dict(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7)),
-    ("BiasAdd", _bias_add, dict(data_format="NCHW")),
-    ("GeLU", _gelu, {}),
+    ("Assign", X.compute_assign, {}),
+    ("Argmax", X.compute_arg(R.argmax), dict(axis=-1, output_type=dt.int32)),
+    ("Argmin", X.compute_arg(R.argmin), dict(axis=-1, output_type=dt.int32)),
+    ("ArgMaxWithValue", X.compute_arg_with_value(R.argmax, R.amax), dict(axis=0, keep_dims=False)),
+    ("ArgMinWithValue", X.compute_arg_with_value(R.argmin, R.amin), dict(axis=0, keep_dims=False)),
+    ("TopK", X.compute_top_k, dict(sorted=True)),
+    ("Sort", X.compute_sort, dict(axis=-1, descending=False)),
+    ("Dropout", X.compute_dropout, dict(keep_prob=0.5, Seed0=0, Seed1=0)),
+    ("LayerNorm", X.compute_layer_norm, dict(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7)),
+    ("BiasAdd", X.compute_bias_add, dict(data_format="NCHW")),
+    ("GeLU", X.compute_gelu, {}),
     ("FastGeLU", A.fast_gelu, {}),
     ("ReLU6", lambda x: E.clamp(x, 0.0, 6.0), {}),
-    ("Elu", _elu, dict(alpha=1.0)),
+    ("Elu", X.compute_elu, dict(alpha=1.0)),
     ("Softplus", lambda x: E.softplus(x), {}),
     ("Mish", lambda x: E.mul(x, E.tanh(E.softplus(x))), {}),
     ("PReLU", A.prelu, {}),
-    ("SoftmaxCrossEntropyWithLogits", _softmax_cross_entropy, {}),
-    ("SparseSoftmaxCrossEntropyWithLogits", _sparse_softmax_cross_entropy,
+    ("SoftmaxCrossEntropyWithLogits", X.compute_softmax_cross_entropy, {}),
+    ("SparseSoftmaxCrossEntropyWithLogits", X.compute_sparse_softmax_cross_entropy,
      dict(is_grad=False)),
-    ("KLDivLoss", _kl_div, dict(reduction="mean")),
-    ("BCEWithLogitsLoss", _bce_with_logits, dict(reduction="mean")),
-    ("BinaryCrossEntropy", _binary_cross_entropy, dict(reduction="mean")),
-    ("SmoothL1Loss", _smooth_l1, dict(beta=1.0, reduction="none")),
-    ("NLLLoss", _nll, dict(reduction="mean", ignore_index=-100)),
-    ("Conv2D", _conv2d, dict(out_channel=None, kernel_size=None, mode=1, pad_mode="valid",
-                             pad=0, stride=1, dilation=1, group=1, data_format="NCHW")),
-    ("MaxPool", _pool(conv.max_pool2d), dict(kernel_size=1, strides=1, pad_mode="valid",
-                                             data_format="NCHW")),
-    ("AvgPool", _pool(conv.avg_pool2d), dict(kernel_size=1, strides=1, pad_mode="valid",
-                                             data_format="NCHW")),
-    ("Pad", _pad, dict(paddings=None)),
-    ("Fill", _fill, {}),
-    ("Ones", _ones, {}),
-    ("Zeros", _zeros, {}),
-    ("Eye", _eye, {}),
-    ("L2Normalize", _l2_normalize, dict(axis=0, epsilon=1e-4)),
-    ("SquaredDifference", _squared_difference, {}),
+    ("KLDivLoss", X.compute_kl_div, dict(reduction="mean")),
+    ("BCEWithLogitsLoss", X.compute_bce_with_logits, dict(reduction="mean")),
+    ("BinaryCrossEntropy", X.compute_binary_cross_entropy, dict(reduction="mean")),
+    ("SmoothL1Loss", X.compute_smooth_l1, dict(beta=1.0, reduction="none")),
+    ("NLLLoss", X.compute_nll, dict(reduction="mean", ignore_index=-100)),
+    ("Conv2D", X.compute_conv2d, dict(out_channel=None, kernel_size=None, mode=1,
+                                      pad_mode="valid", pad=0, stride=1, dilation=1, group=1,
+                                      data_format="NCHW")),
+    ("MaxPool", X.compute_pool(X.conv.max_pool2d),
+     dict(kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW")),
+    ("AvgPool", X.compute_pool(X.conv.avg_pool2d),
+     dict(kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW")),
+    ("Pad", X.compute_pad, dict(paddings=None)),
+    ("Fill", X.compute_fill, {}),
+    ("Ones", X.compute_ones, {}),
+    ("Zeros", X.compute_zeros, {}),
+    ("Eye", X.compute_eye, {}),
+    ("L2Normalize", X.compute_l2_normalize, dict(axis=0, epsilon=1e-4)),
+    ("SquaredDifference", X.compute_squared_difference, {}),
     ("AddN", C.addn, {}),
-    ("Print", _print, {}),
-    ("Depend", _depend, {}),
+    ("Print", X.compute_print, {}),
+    ("Depend", X.compute_depend, {}),
     ("StopGradient", E.stop_gradient, {}),
-    ("StandardNormal", _random(RND.standard_normal), dict(seed=0, seed2=0)),
-    ("UniformReal", _random(lambda shape: RND.rand(shape)), dict(seed=0, seed2=0)),
-    ("Slice", _slice, {}),
+    ("StandardNormal", X.compute_random(RND.standard_normal), dict(seed=0, seed2=0)),
+    ("UniformReal", X.compute_random(lambda shape: RND.rand(shape)), dict(seed=0, seed2=0)),
+    ("Slice", X.compute_slice, {}),
     ("Tril", lambda x, *, diagonal: K.tril(x, diagonal), dict(diagonal=0)),
     ("Triu", lambda x, *, diagonal: K.triu(x, diagonal), dict(diagonal=0)),
     ("IsClose", lambda x, y, *, rtol, atol, equal_nan: E.isclose(x, y, rtol, atol, equal_nan),
@@ -464,21 +129,21 @@ WITH_ATTRIBUTES = [
     ("CeLU", lambda x, *, alpha: A.celu(x, alpha), dict(alpha=1.0)),
     ("GLU", lambda x, *, axis: A.glu(x, axis), dict(axis=-1)),
     ("Identity", E.identity, {}),
-    ("Range", _range, dict(maxlen=1000000)),
+    ("Range", X.compute_range, dict(maxlen=1000000)),
     ("LinSpace", lambda start, stop, num: K.linspace(
         float(coerce.as_tensor(start).item()), float(coerce.as_tensor(stop).item()), int(num)),
      {}),
-    ("ReduceStd", _reduce_std, dict(axis=(), unbiased=True, keep_dims=False)),
-    ("Mod", _mod, {}),
+    ("ReduceStd", X.compute_reduce_std, dict(axis=(), unbiased=True, keep_dims=False)),
+    ("Mod", X.compute_mod, {}),
     ("MaskedFill", I.masked_fill, {}),
     ("ScalarToTensor", C.scalar_to_tensor, {}),
-    ("TensorShape", _tensor_shape, {}),
+    ("TensorShape", X.compute_tensor_shape, {}),
     ("Expand", lambda x, shape: S.broadcast_to(x, shape), {}),
     ("TensorAdd", E.add, {}),
     ("L2Loss", lambda x: E.mul(R.sum(E.mul(x, x)), 0.5), {}),
-    ("WhileLoop", _while_loop, {}),
-    ("ForiLoop", _fori_loop, {}),
-    ("Scan", _scan_op, {}),
+    ("WhileLoop", X.compute_while_loop, {}),
+    ("ForiLoop", X.compute_fori_loop, {}),
+    ("Scan", X.compute_scan_op, {}),
 ]
 
 

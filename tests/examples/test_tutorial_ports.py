@@ -163,7 +163,8 @@ def _conv(x, w, stride, groups):
     k = w.shape[-1]
     pad = (k - 1) // 2
     xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
-    win = np.lib.stride_tricks.sliding_window_view(xp, (k, k), axis=(2, 3))[:, :, ::stride, ::stride]
+    win = np.lib.stride_tricks.sliding_window_view(xp, (k, k), axis=(2, 3))
+    win = win[:, :, ::stride, ::stride]
     n, c = x.shape[:2]
     o = w.shape[0]
     win = win.reshape(n, groups, c // groups, *win.shape[2:])

@@ -116,7 +116,8 @@ def test_one_layer_time_major_with_initial_state(kind, options):
 def test_cells(kind):
     cell = getattr(nn, kind)(3, 5, dtype=F64)
     x = rand(2, 3)
-    state = (rand(2, 5, seed=3), rand(2, 5, seed=4)) if kind == "LSTMCell" else (rand(2, 5, seed=3),)
+    state = (rand(2, 5, seed=3), rand(2, 5, seed=4)) if kind == "LSTMCell" else \
+        (rand(2, 5, seed=3),)
     hx = tuple(Tensor(s) for s in state) if kind == "LSTMCell" else Tensor(state[0])
     check = LayerCheck(cell, [x, hx])
     p = {q.name: q.asnumpy() for q in cell.get_parameters()}
