@@ -194,3 +194,15 @@ def test_parameters_names_and_errors():
         cell(Tensor(np.zeros((2, 3, 3), np.float32)), Tensor(np.zeros((4, 3, 4), np.float32)))
     with pytest.raises(ValueError, match="RNN: 'nonlinearity'"):
         nn.RNN(3, 4, nonlinearity="sigmoid")
+
+
+@pytest.mark.parametrize("mode", ["trace", "ast", "bytecode"])
+def test_sequence_lengths_are_data_one_compilation(mode):
+    cell = nn.GRU(3, 4, bidirectional=True, batch_first=True, dtype=F64)
+    jitted = ms.jit(lambda x, n: cell(x, seq_length=n)[0], capture_mode=mode)
+    x = Tensor(rand(2, 6, 3))
+    for lengths in ([6, 2], [3, 5], [1, 1]):
+        n = Tensor(np.array(lengths, np.int32))
+        np.testing.assert_allclose(jitted(x, n).asnumpy(), cell(x, seq_length=n)[0].asnumpy(),
+                                   rtol=1e-12, atol=1e-12)
+    assert "compilations: 1 (recompilations: 0)" in str(ms.explain(jitted)(x, n))
