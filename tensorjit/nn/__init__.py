@@ -17,6 +17,7 @@ from .loss import (LossBase, MSELoss, L1Loss, SmoothL1Loss, SoftmaxCrossEntropyW
 from .loss import BCELoss, KLDivLoss, CosineEmbeddingLoss
 from .optim import Optimizer, SGD, Momentum, Adam
 from .wrap import WithLossCell, TrainOneStepCell
+from .parallel import DistributedGradReducer
 from . import initializer
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "LossBase", "MSELoss", "L1Loss", "SmoothL1Loss", "SoftmaxCrossEntropyWithLogits",
     "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss",
     "Optimizer", "SGD", "Momentum", "Adam", "WithLossCell", "TrainOneStepCell", "initializer",
+    "DistributedGradReducer",
     "HSwish", "HSigmoid", "PReLU", "SeLU", "CELU", "LogSigmoid", "Softsign", "Hardtanh",
     "Softplus", "GLU", "Dropout1d", "Dropout2d", "Dropout3d", "Unfold", "Conv1d", "Conv3d",
     "Conv2dTranspose", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
