@@ -23,5 +23,12 @@ from . import context
 from .context import set_context, get_context, GRAPH_MODE, PYNATIVE_MODE
 from .context import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,
                       reset_auto_parallel_context)
+# MindSpore's import paths: mindspore.common, ops.functional / ops.composite, ms.tensor()
+from . import common
+from .ops import functional, composite
+from .nn import ParameterTuple
+from .ops.random import get_seed
+from .ops.compat import is_tensor
+from .tensor import tensor  # noqa: E402  (the function; the module stays tensorjit.tensor)
 
 __version__ = "0.1.0"

@@ -288,6 +288,15 @@ class Capture:
                                           reason=reason), [], source))
         return data
 
+    # ---- graph loops from Python step functions (ops.scan / ops.while_loop) ------------
+    def functional_scan(self, step, init, xs, length, reverse):
+        from .loop_builders import build_scan
+        return build_scan(self, step, init, xs, length, reverse)
+
+    def functional_while(self, cond, body, init):
+        from .loop_builders import build_while
+        return build_while(self, cond, body, init)
+
     def restore_refs(self):
         """Undo the in-place updates a capture made to external tensors."""
         for ref in self.final_assign:

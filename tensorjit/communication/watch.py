@@ -35,15 +35,15 @@ class Watch:
         naps = 0
         next_look = started + POLL_EVERY
         while True:
+            now = time.perf_counter()
             try:
                 if request.Test():
                     return
+                if now >= next_look:       # (a lost process may show here first)
+                    self.answer()
+                    next_look = now + POLL_EVERY
             except self.MPI.Exception as exc:
                 raise self._failed(exc, what, seq) from None
-            now = time.perf_counter()
-            if now >= next_look:
-                self.answer()
-                next_look = now + POLL_EVERY
             if now >= deadline:
                 if self._look_for_missing(request, what, seq):
                     return

@@ -74,3 +74,23 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     if ord not in (None, 2, "fro"):
         raise ValueError(f"norm: only the 2-norm / Frobenius norm is supported, got {ord!r}")
     return sqrt(sum(mul(A, A), dim, keepdim))
+
+
+# ---- MindSpore's functional names added with the operator classes ----------------------
+from .sorting import argsort, sort, topk
+from .random import normal, uniform, standard_normal, dropout1d, dropout2d, dropout3d
+from .activation import (hardswish, hardsigmoid, softplus, logsigmoid, selu, celu, glu, prelu,
+                         bias_add, l2_normalize, fast_gelu)
+from .loss import kl_div, binary_cross_entropy, cosine_embedding_loss
+from .normalization import group_norm, instance_norm
+from .convolutions import conv1d, conv3d, conv_transpose2d, unfold, extract_patches
+from .compat import (rank, size, unstack, select, addn, fill, fills, gather_d, sequence_mask,
+                     scalar_to_tensor, baddbmm, is_tensor)
+from .loops import scan, while_loop, fori_loop
+from .attention import multi_head_attention_forward
+from .primitive_class import OpPrimitive
+from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
+from . import operations
+# ``ops.shape(x)`` is MindSpore's function returning the shape; the shape-op module stays
+# importable as ``tensorjit.ops.shape`` (modules of this package import it before this).
+from .compat import tensor_shape as shape  # noqa: E402,F811

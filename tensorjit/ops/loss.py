@@ -44,14 +44,18 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean",
     safe_target = _ew.where(valid, target, _ew.zeros_like(target))
     picked = _idx.gather_elements(logp, 1, _shape.reshape(safe_target, (-1, 1)))
     picked = _shape.reshape(picked, (-1,))
-    w = _ew.cast(valid, logp.dtype)
+    valid_f = _ew.cast(valid, logp.dtype)
+    w = valid_f
     if weight is not None:
-        w = _ew.mul(w, _idx.gather(coerce.as_tensor(weight, logp.dtype), safe_target, 0))
+        weight = coerce.as_tensor(weight, logp.dtype)
+        w = _ew.mul(w, _idx.gather(weight, safe_target, 0))
     loss = _ew.neg(_ew.mul(picked, w))
     if label_smoothing:
-        smooth = _ew.neg(_red.mean(logp, -1))
+        # the uniform part weighs every class by its own weight (PyTorch and MindSpore)
+        per_class = logp if weight is None else _ew.mul(logp, weight)
+        smooth = _ew.mul(_ew.neg(_red.mean(per_class, -1)), valid_f)
         loss = _ew.add(_ew.mul(loss, 1.0 - label_smoothing),
-                       _ew.mul(_ew.mul(smooth, w), label_smoothing))
+                       _ew.mul(smooth, label_smoothing))
     loss = _shape.reshape(loss, out_shape)
     return _reduce(loss, reduction, "nll_loss", _red.sum(w) if reduction == "mean" else None)
 
@@ -121,3 +125,59 @@ def binary_cross_entropy_with_logits(logits, label, weight=None, pos_weight=None
     if weight is not None:
         loss = _ew.mul(loss, weight)
     return _reduce(loss, reduction, "binary_cross_entropy_with_logits")
+
+
+def _reduce_kl(loss, reduction):
+    if reduction == "batchmean":
+        batch = loss.shape[0] if loss.ndim else 1
+        return _ew.mul(_red.sum(loss), 1.0 / batch)
+    return _reduce(loss, reduction, "kl_div")
+
+
+def kl_div(logits, labels, reduction="mean"):
+    """``labels * (log(labels) - logits)`` with ``logits`` log-probabilities; 0 where a
+    label is 0. ``reduction``: 'mean' (over every element), 'batchmean', 'sum', 'none'."""
+    x = coerce.as_tensor(logits, op="kl_div")
+    y = coerce.as_tensor(labels, x.dtype, op="kl_div")
+    positive = _ew.gt(y, 0)
+    safe = _ew.where(positive, y, _ew.ones_like(y))
+    loss = _ew.where(positive, _ew.mul(y, _ew.sub(_ew.log(safe), x)), _ew.zeros_like(x))
+    return _reduce_kl(loss, reduction)
+
+
+def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
+    """Binary cross entropy of probabilities ``logits`` against ``labels``; the logs are
+    taken of at least 1e-12, as MindSpore does, so a probability of 0 or 1 stays finite."""
+    p = coerce.as_tensor(logits, op="binary_cross_entropy")
+    y = coerce.as_tensor(labels, p.dtype, op="binary_cross_entropy")
+    eps = 1e-12
+    log_p = _ew.log(_ew.maximum(p, eps))
+    log_q = _ew.log(_ew.maximum(_ew.sub(1.0, p), eps))
+    loss = _ew.neg(_ew.add(_ew.mul(y, log_p), _ew.mul(_ew.sub(1.0, y), log_q)))
+    if weight is not None:
+        loss = _ew.mul(loss, coerce.as_tensor(weight, p.dtype, op="binary_cross_entropy"))
+    return _reduce(loss, reduction, "binary_cross_entropy")
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
+    """``1 - cos(x1, x2)`` where ``target`` is 1, ``max(0, cos(x1, x2) - margin)`` where
+    it is -1; the cosine is over the last axis (1e-12 is added to the squared norms, so
+    zero vectors give a finite loss where MindSpore gives NaN)."""
+    x1 = coerce.as_tensor(input1, op="cosine_embedding_loss")
+    x2 = coerce.as_tensor(input2, x1.dtype, op="cosine_embedding_loss")
+    y = coerce.as_tensor(target, op="cosine_embedding_loss")
+    if tuple(x1.shape) != tuple(x2.shape):
+        raise ValueError(f"cosine_embedding_loss: input shapes {tuple(x1.shape)} and "
+                         f"{tuple(x2.shape)} differ")
+    if tuple(y.shape) != tuple(x1.shape[:-1]):
+        raise ValueError(f"cosine_embedding_loss: target shape {tuple(y.shape)} must be the "
+                         f"inputs' shape without the last axis, {tuple(x1.shape[:-1])}")
+    dot = _red.sum(_ew.mul(x1, x2), -1)
+    norms = _ew.mul(_ew.add(_red.sum(_ew.mul(x1, x1), -1), 1e-12),
+                    _ew.add(_red.sum(_ew.mul(x2, x2), -1), 1e-12))
+    cos = _ew.mul(dot, _ew.rsqrt(norms))
+    similar = _ew.sub(1.0, cos)
+    dissimilar = _ew.maximum(_ew.sub(cos, float(margin)), 0.0)
+    zero = _ew.zeros_like(cos)
+    loss = _ew.where(_ew.eq(y, 1), similar, _ew.where(_ew.eq(y, -1), dissimilar, zero))
+    return _reduce(loss, reduction, "cosine_embedding_loss")

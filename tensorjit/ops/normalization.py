@@ -304,3 +304,39 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     weight = ones(normalized_shape, x.dtype) if weight is None else coerce.as_tensor(weight, x.dtype)
     bias = zeros(normalized_shape, x.dtype) if bias is None else coerce.as_tensor(bias, x.dtype)
     return layer_norm_p.bind(x, weight, bias, ndims=len(normalized_shape), eps=float(eps))
+
+
+# ---------------------------------------------------------------------------------------
+# group norm (instance norm is group norm with one channel per group)
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """``ops.group_norm``: normalise each of ``num_groups`` groups of channels (axis 1) of
+    each sample over the group's channels and spatial axes, then scale and shift per
+    channel. Built on the layer norm primitive over the flattened group."""
+    x = coerce.as_tensor(input, op="group_norm")
+    check_float("group_norm", x.aval)
+    if x.ndim < 2:
+        raise ValueError(f"group_norm: expected an input of rank >= 2 (N, C, ...), got shape "
+                         f"{tuple(x.shape)}")
+    n, c = x.shape[0], x.shape[1]
+    if not isinstance(num_groups, int) or num_groups <= 0 or c % num_groups:
+        raise ValueError(f"group_norm: {c} channels cannot be split into {num_groups!r} "
+                         f"groups")
+    shape = tuple(x.shape)
+    grouped = _shape.reshape(x, (n, num_groups, -1))
+    normed = _shape.reshape(layer_norm(grouped, (grouped.shape[-1],), eps=eps), shape)
+    per_channel = (1, c) + (1,) * (x.ndim - 2)
+    if weight is not None:
+        normed = _ew.mul(normed, _shape.reshape(coerce.as_tensor(weight, x.dtype), per_channel))
+    if bias is not None:
+        normed = _ew.add(normed, _shape.reshape(coerce.as_tensor(bias, x.dtype), per_channel))
+    return normed
+
+
+def instance_norm(input, weight=None, bias=None, eps=1e-5):
+    """Normalise every channel of every sample over its spatial axes."""
+    x = coerce.as_tensor(input, op="instance_norm")
+    if x.ndim < 3:
+        raise ValueError(f"instance_norm: expected an input of rank >= 3 (N, C, ...), got "
+                         f"shape {tuple(x.shape)}")
+    return group_norm(x, x.shape[1], weight, bias, eps)

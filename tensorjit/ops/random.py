@@ -9,13 +9,20 @@ from . import coerce
 from . import elementwise as _ew
 
 _generator = np.random.default_rng()
+_seed = None
 
 
 def set_seed(seed):
     """Seed tensorjit's random generator (``mindspore.set_seed``)."""
-    global _generator
+    global _generator, _seed
     _generator = np.random.default_rng(seed)
+    _seed = seed
     np.random.seed(seed % (2 ** 32))
+
+
+def get_seed():
+    """The seed last given to ``set_seed`` (None if it was never called)."""
+    return _seed
 
 
 def generator():
@@ -101,3 +108,70 @@ def randint(low, high, size, seed=None, *, dtype=None):
         raise ValueError(f"randint: low ({low}) must be less than high ({high})")
     return coerce.constant(_generator.integers(low, high, shape).astype(
         dt.as_dtype(dtype) if dtype is not None else dt.int64))
+
+
+def _float_dtype(dtype, op):
+    dtype = dt.as_dtype(dtype or dt.float32)
+    if not dt.is_float(dtype):
+        raise TypeError(f"{op}: dtype must be a floating type, got {dtype}")
+    return dtype
+
+
+def standard_normal(shape, seed=None):
+    """Standard normal samples of ``shape`` (``ops.standard_normal``)."""
+    return normal_p.bind(shape=coerce.as_shape(shape, "standard_normal"), dtype=dt.float32)
+
+
+def normal(shape, mean, stddev, seed=None):
+    """Samples from N(mean, stddev^2) (``ops.normal``); ``mean`` and ``stddev`` may be
+    tensors, which broadcast with ``shape``."""
+    mean = coerce.as_tensor(mean, op="normal")
+    stddev = coerce.as_tensor(stddev, op="normal")
+    dtype = mean.dtype if dt.is_float(mean.dtype) else dt.float32
+    samples = normal_p.bind(shape=coerce.as_shape(shape, "normal"), dtype=dtype)
+    return _ew.add(_ew.mul(samples, _ew.cast(stddev, dtype)), _ew.cast(mean, dtype))
+
+
+def uniform(shape, minval, maxval, seed=None, dtype=dt.float32):
+    """Samples from U[minval, maxval) (``ops.uniform``); the bounds may be tensors."""
+    dtype = _float_dtype(dtype, "uniform")
+    samples = uniform_p.bind(shape=coerce.as_shape(shape, "uniform"), dtype=dtype)
+    low = coerce.as_tensor(minval, dtype, op="uniform")
+    high = coerce.as_tensor(maxval, dtype, op="uniform")
+    return _ew.add(_ew.mul(samples, _ew.sub(high, low)), low)
+
+
+def _channel_dropout(input, p, training, spatial, op):
+    """Zero whole channels: one draw per (sample, channel), shared by the last
+    ``spatial`` axes."""
+    x = coerce.as_tensor(input, op=op)
+    check_float(op, x.aval)
+    if x.ndim not in (spatial + 1, spatial + 2):
+        raise ValueError(f"{op}: expected a {spatial + 1}-D or {spatial + 2}-D input, got "
+                         f"shape {tuple(x.shape)}")
+    if not 0 <= p <= 1:
+        raise ValueError(f"{op}: p must be in [0, 1], got {p}")
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return _ew.zeros_like(x)
+    mask_shape = tuple(x.shape[:-spatial]) + (1,) * spatial
+    keep = _ew.ge(uniform_p.bind(shape=mask_shape, dtype=x.dtype), p)
+    return _ew.mul(x, _ew.mul(_ew.cast(keep, x.dtype), 1.0 / (1.0 - p)))
+
+
+def dropout1d(input, p=0.5, training=True):
+    """Zero whole channels of an (N, C, L) or (C, L) input with probability ``p``, scaling
+    the kept ones by 1/(1-p)."""
+    return _channel_dropout(input, p, training, 1, "dropout1d")
+
+
+def dropout2d(input, p=0.5, training=True):
+    """Zero whole channels of an (N, C, H, W) or (C, H, W) input with probability ``p``,
+    scaling the kept ones by 1/(1-p)."""
+    return _channel_dropout(input, p, training, 2, "dropout2d")
+
+
+def dropout3d(input, p=0.5, training=True):
+    """Zero whole channels of an (N, C, D, H, W) or (C, D, H, W) input."""
+    return _channel_dropout(input, p, training, 3, "dropout3d")

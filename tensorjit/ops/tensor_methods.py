@@ -7,6 +7,9 @@ from . import reduction as R
 from . import shape as S
 from . import indexing as I
 from . import linalg as L
+from . import sorting as SORT
+from . import creation as K
+from . import normalization as N
 
 
 def _swap(fn):
@@ -148,6 +151,18 @@ METHODS = {
     "view_as": lambda self, other: S.reshape(self, other.shape),
     "reshape_as": lambda self, other: S.reshape(self, other.shape),
     "contiguous": lambda self: self, "detach": E.stop_gradient, "copy": E.identity,
+    # sorting, softmax, products, selection
+    "topk": lambda self, k, dim=None, largest=True, sorted=True:
+    SORT.topk(self, k, dim, largest, sorted),
+    "sort": lambda self, axis=-1, descending=False: SORT.sort(self, axis, descending),
+    "argsort": lambda self, axis=-1, descending=False: SORT.argsort(self, axis, descending),
+    "softmax": lambda self, axis=-1: N.softmax(self, axis),
+    "log_softmax": lambda self, axis=-1: N.log_softmax(self, axis),
+    "bmm": L.bmm, "dot": L.dot,
+    "index_select": lambda self, axis, index: I.gather(self, index, axis),
+    "narrow": lambda self, axis, start, length: S.slice_axis(self, axis, start, start + length),
+    "new_zeros": lambda self, size, dtype=None: K.zeros(size, dtype or self.dtype),
+    "new_ones": lambda self, size, dtype=None: K.ones(size, dtype or self.dtype),
 }
 
 

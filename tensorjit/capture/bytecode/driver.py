@@ -193,7 +193,7 @@ class Driver:
         args, kwargs = request.rebuild_call(struct, tracers)
         func, args = _python_function(request.target, args)
         frame = initial_frame(func, args, kwargs)
-        for value in packed_arguments(func.__code__, frame.locals):
+        for value in packed_arguments(func.__code__, frame.locals, frame.cells):
             state.owned.add(id(value))
         for name in func.__code__.co_cellvars:       # cells made at the start (3.10)
             if name in frame.cells:
