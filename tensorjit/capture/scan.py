@@ -16,7 +16,8 @@ import numpy as np
 from ..ops.primitive import Primitive, MAY_ALIAS
 from ..ops.elementwise import zeros_like, add
 from ..autodiff import vjp, bind_graph
-from .control_flow import run_graph
+from ..ops import batching
+from .control_flow import run_graph, batched_graph
 from .subgraph import trace_closed
 
 
@@ -100,6 +101,37 @@ def _scan_vjp(cts, outs, *args, body, num_consts, num_carry, length, reverse):
     return tuple(g if _is_float(a.aval) else None for g, a in zip(result, args))
 
 
+def _scan_batch(prim, dims, *args, body, num_consts, num_carry, length, reverse):
+    """vmap of a scan: one scan over batched values. Constants and the state are batched
+    at axis 0 (the state wherever the body makes it batched: a fixed point), each ``xs``
+    at axis 1 (axis 0 is the steps), so every step's slice is batched at 0; the stacked
+    per-step outputs come out batched at axis 1."""
+    size = batching.batch_size(args, dims)
+    consts_b = [d is not None for d in dims[:num_consts]]
+    carry_b = [d is not None for d in dims[num_consts:num_consts + num_carry]]
+    xs_b = [d is not None for d in dims[num_consts + num_carry:]]
+    while True:
+        _, out_b = batched_graph(body, consts_b + carry_b + xs_b, size, "probe")
+        grown = [a or b for a, b in zip(carry_b, out_b[:num_carry])]
+        if grown == carry_b:
+            break
+        carry_b = grown
+    batched_body, out_b = batched_graph(body, consts_b + carry_b + xs_b, size, "scan",
+                                        carry_b + [False] * (len(body.outputs) - num_carry))
+    consts = [batching.to_front(a, d) if d is not None else a
+              for a, d in zip(args[:num_consts], dims[:num_consts])]
+    carry = [batching.materialize(a, d, size) if b else a for a, d, b in zip(
+        args[num_consts:num_consts + num_carry], dims[num_consts:num_consts + num_carry],
+        carry_b)]
+    xs = [batching.moveaxis(a, d, 1) if d is not None else a
+          for a, d in zip(args[num_consts + num_carry:], dims[num_consts + num_carry:])]
+    outs = prim.bind(*consts, *carry, *xs, body=batched_body, num_consts=num_consts,
+                     num_carry=num_carry, length=length, reverse=reverse)
+    out_dims = tuple(0 if b else None for b in carry_b) + tuple(
+        1 if b else None for b in out_b[num_carry:])
+    return outs, out_dims
+
+
 # a loop of zero steps returns its initial state: results may be operands
 scan_p = Primitive("scan", _scan_impl, _scan_rule, _scan_vjp, multiple_results=True,
-                   shape_generic=False, aliasing=MAY_ALIAS)
+                   shape_generic=False, aliasing=MAY_ALIAS, batch=_scan_batch)

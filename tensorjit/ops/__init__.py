@@ -20,7 +20,7 @@ from .loss import (nll_loss, cross_entropy, softmax_cross_entropy_with_logits, m
 from .effects import runtime_print
 from .collective import (ReduceOp, AllReduce, AllGather, ReduceScatter, Broadcast, Barrier,
                          all_reduce, all_gather, reduce_scatter, broadcast, reduce, barrier)
-from .clip import clip_by_global_norm
+from .global_norm import clip_by_global_norm
 from . import tensor_methods as _tensor_methods  # noqa: F401  (installs Tensor operators)
 
 

@@ -20,6 +20,8 @@ to the front, shift axis parameters by one, fold the batch into a leading axis).
 The op families import this module, and it uses them (transpose, reshape, broadcast) only
 inside its functions, once everything is loaded.
 """
+import importlib
+
 from ..ir.graph import Literal
 from . import coerce
 
@@ -43,8 +45,8 @@ def rule_of(prim):
 # ---- helpers ---------------------------------------------------------------------------
 
 def _shape_ops():
-    from . import shape
-    return shape
+    # (by module name: the package attribute ``ops.shape`` is MindSpore's shape function)
+    return importlib.import_module(".shape", __package__)
 
 
 def batch_size(args, dims):

@@ -10,6 +10,7 @@ from . import coerce
 from . import elementwise as _ew
 from . import indexing as _idx
 from . import shape as _shape
+from . import batching
 
 
 def _argsort_impl(x, axis, descending):
@@ -29,7 +30,8 @@ def _argsort_rule(x, axis, descending):
 
 
 argsort_p = Primitive("argsort", _argsort_impl, _argsort_rule,
-                      lambda ct, out, x, **params: (None,), shape_generic=True, aliasing=FRESH)
+                      lambda ct, out, x, **params: (None,), shape_generic=True, aliasing=FRESH,
+                      batch=batching.along_axis)
 
 
 def _order(input, axis, descending, op):
