@@ -1,20 +1,55 @@
-"""``grad``, ``value_and_grad`` and ``vjp`` (MindSpore / JAX conventions) on the tape."""
+"""``grad``, ``value_and_grad`` and ``vjp`` (MindSpore / JAX conventions) on the tape.
+
+``differentiate`` is the one place a function is run on a tape and differentiated; the
+transforms here and ``GradOperation`` (``grad_operation.py``) only choose what to
+differentiate and how to shape the result.
+
+Gradients of every dtype follow MindSpore: each output tensor is seeded with ones of its
+own dtype (an int32 output with int32 ones, a bool output with True), the VJP rules run on
+the values' own dtypes (integer arithmetic for integers, wrapping as NumPy does), and the
+gradient reaching an input is cast to that input's dtype (``Tape.backward``): so
+``grad(lambda x, y: x * y + x, grad_position=(0, 1))`` at int32 (3, 5) is int32 (6, 3), and
+a bool input gets True where its gradient is non-zero. A cast's gradient is cast back to
+the cast's input dtype (``cast(x, int32)`` of a float32 ``x`` passes 1.0 through; a float
+gradient reaching an integer input is truncated, as MindSpore's Cast does).
+"""
 from .. import dtype as dt
+from ..state import state
 from ..tensor import Tensor, Parameter
 from .. import ops
 from .tape import Tape, _push_tape, _alias
 
 
-def _flatten_tensors(value, out):
+def tensor_leaves(value, out=None):
+    """The tensors in ``value`` (nested tuples, lists and dict values), in order."""
+    out = [] if out is None else out
     if isinstance(value, Tensor):
         out.append(value)
     elif isinstance(value, (tuple, list)):
         for v in value:
-            _flatten_tensors(v, out)
+            tensor_leaves(v, out)
     elif isinstance(value, dict):
         for v in value.values():
-            _flatten_tensors(v, out)
+            tensor_leaves(v, out)
     return out
+
+
+def map_tensors(value, fn):
+    """``value`` rebuilt with ``fn(tensor)`` in place of each tensor (containers keep their
+    type; other leaves stay)."""
+    if isinstance(value, Tensor):
+        return fn(value)
+    if isinstance(value, (tuple, list)):
+        items = [map_tensors(v, fn) for v in value]
+        return type(value)(items) if type(value) in (tuple, list) else type(value)(*items)
+    if isinstance(value, dict):
+        return type(value)((k, map_tensors(v, fn)) for k, v in value.items())
+    return value
+
+
+def differentiable(value):
+    """A Tensor, or a container holding at least one."""
+    return bool(tensor_leaves(value))
 
 
 def _normalize_positions(grad_position, nargs, fn_name):
@@ -28,7 +63,7 @@ def _normalize_positions(grad_position, nargs, fn_name):
     return tuple(p % nargs for p in positions)
 
 
-def _normalize_weights(weights):
+def normalize_weights(weights):
     if weights is None:
         return None
     if isinstance(weights, Parameter) or isinstance(weights, Tensor):
@@ -40,7 +75,7 @@ def _normalize_weights(weights):
     return weights
 
 
-def _fn_name(fn):
+def fn_name(fn):
     return getattr(fn, "__qualname__", None) or type(fn).__name__
 
 
@@ -60,25 +95,66 @@ def single_or_tuple(aux):
     return aux[0] if len(aux) == 1 else aux
 
 
-def _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs):
-    name = _fn_name(fn)
-    positions = _normalize_positions(grad_position, len(args), name)
-    weights = _normalize_weights(weights)
-    if positions is None and weights is None:
-        raise ValueError(f"grad of {name}: grad_position and weights cannot both be None")
+def watched_alias(t):
+    """A new tensor object for ``t`` (the same tensor given twice is two inputs), which
+    every active tape knows as ``t`` (so an enclosing gradient still reaches ``t``)."""
+    alias = _alias(t)
+    for tape in state.tapes:
+        tape.alias(alias, t)
+    return alias
+
+
+def _seed(out, sens, name):
+    """The cotangent an output starts with: ones of its dtype, or the given sensitivity
+    converted to its dtype (MindSpore casts it; the shape must match)."""
+    if sens is None:
+        return ops.ones_like(out)
+    if not isinstance(sens, Tensor):
+        raise TypeError(f"{name}: the sensitivity for an output of shape {tuple(out.shape)} "
+                        f"must be a Tensor, got {type(sens).__name__}")
+    if tuple(sens.shape) != tuple(out.shape):
+        raise ValueError(f"{name}: the sensitivity has shape {tuple(sens.shape)}, the output "
+                         f"it is for has shape {tuple(out.shape)}")
+    return ops.cast(sens, out.dtype) if sens.dtype != out.dtype else sens
+
+
+def _sens_leaves(output, sens, name):
+    """The sensitivities paired with the output's tensors (None: ones)."""
+    outs = tensor_leaves(output)
+    if sens is None:
+        return outs, [None] * len(outs)
+    if isinstance(output, Tensor):
+        return outs, [sens]
+    given = tensor_leaves(sens) if isinstance(sens, (tuple, list, dict)) else [sens]
+    if len(given) != len(outs):
+        raise ValueError(f"{name}: {len(given)} sensitivities for {len(outs)} output "
+                         f"tensors")
+    return outs, given
+
+
+def differentiate(fn, args, kwargs, positions, weights, name, *, has_aux=False, sens=None,
+                  sens_given=False):
+    """Run ``fn(*args, **kwargs)`` on a tape and differentiate its tensor outputs (the
+    first output only with ``has_aux``; seeded with ``sens`` if ``sens_given``).
+
+    ``positions``: the positional arguments to differentiate, each a Tensor or a
+    container of Tensors; ``weights``: Parameters (or None). Returns ``(output,
+    [gradient per position, shaped like the argument], [gradient per weight])``."""
     tape = Tape()
     args = list(args)
+    counts = {}
+    for t in tensor_leaves(args) + tensor_leaves(list(kwargs.values())):
+        counts[id(t)] = counts.get(id(t), 0) + 1
     arg_nodes = []
-    for p in positions or ():
-        arg = args[p]
-        if not isinstance(arg, Tensor):
-            raise TypeError(f"grad of {name}: argument {p} is a {type(arg).__name__}, not a "
-                            f"Tensor, so it cannot be differentiated")
-        if any(args[q] is arg for q in range(len(args)) if q != p) or \
-                tape.node_of(arg) is not None:
-            arg = _alias(arg)          # the same tensor at two positions: two inputs
-            args[p] = arg
-        arg_nodes.append(tape.watch(arg))
+
+    def watch(t):
+        if counts[id(t)] > 1 or tape.node_of(t) is not None:
+            t = watched_alias(t)         # the same tensor at two places: two inputs
+        arg_nodes.append(tape.watch(t))
+        return t
+
+    for p in positions:
+        args[p] = map_tensors(args[p], watch)
     weight_nodes = [tape.node_of(w) if tape.node_of(w) is not None else tape.watch(w)
                     for w in weights or ()]
 
@@ -86,25 +162,44 @@ def _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs):
         output = fn(*args, **kwargs)
 
     differentiated = split_aux(output, name)[0] if has_aux else output
+    outs, given = _sens_leaves(differentiated, sens if sens_given else None, name)
     seeds = {}
-    for out in _flatten_tensors(differentiated, []):
+    for out, s in zip(outs, given):
+        seed = _seed(out, s, name)
         node = tape.node_of(out)
-        if node is not None and dt.is_float(out.dtype):
-            seed = ops.ones_like(out)
+        if node is not None:
             seeds[node] = seed if node not in seeds else ops.add(seeds[node], seed)
     cts = tape.backward(seeds)
 
     def gradient(node, like):
         g = cts.get(node)
-        return g if g is not None else ops.zeros_like(like)
+        if g is None:
+            return ops.zeros_like(like)
+        return ops.cast(g, like.dtype) if g.dtype != like.dtype else g
 
-    arg_grads = None
+    nodes = iter(arg_nodes)
+    arg_grads = [map_tensors(args[p], lambda t: gradient(next(nodes), t)) for p in positions]
+    weight_grads = [gradient(n, w) for n, w in zip(weight_nodes, weights or ())]
+    return output, arg_grads, weight_grads
+
+
+def _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs):
+    name = fn_name(fn)
+    positions = _normalize_positions(grad_position, len(args), name)
+    weights = normalize_weights(weights)
+    if positions is None and weights is None:
+        raise ValueError(f"grad of {name}: grad_position and weights cannot both be None")
+    for p in positions or ():
+        if not differentiable(args[p]):
+            raise TypeError(f"grad of {name}: argument {p} is a {type(args[p]).__name__}, "
+                            f"not a Tensor, so it cannot be differentiated")
+    output, arg_grads, weight_grads = differentiate(
+        fn, args, kwargs, positions or (), weights, f"grad of {name}", has_aux=has_aux)
     if positions is not None:
-        grads = tuple(gradient(n, args[p]) for n, p in zip(arg_nodes, positions))
-        arg_grads = grads[0] if isinstance(grad_position, int) else grads
-    weight_grads = None
-    if weights is not None:
-        weight_grads = tuple(gradient(n, w) for n, w in zip(weight_nodes, weights))
+        arg_grads = arg_grads[0] if isinstance(grad_position, int) else tuple(arg_grads)
+    else:
+        arg_grads = None
+    weight_grads = tuple(weight_grads) if weights is not None else None
     if arg_grads is not None and weight_grads is not None:
         grads = (arg_grads, weight_grads)
     else:
@@ -144,15 +239,15 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     gives the tuple of input gradients, or ``(input gradients, weight gradients)`` when
     ``weights`` are given. The forward pass runs once; each ``vjp_fn`` call replays the tape
     (under an enclosing tape the replay is recorded too, so it can be differentiated)."""
-    name = _fn_name(fn)
-    weights = _normalize_weights(weights)
+    name = fn_name(fn)
+    weights = normalize_weights(weights)
     tape = Tape()
     for i, x in enumerate(inputs):
         if not isinstance(x, Tensor):
             raise TypeError(f"vjp of {name}: input {i} is a {type(x).__name__}, not a Tensor")
     # the inputs themselves (an enclosing tape knows them: higher-order derivatives), one
     # alias per repeated tensor so that each position is an input of its own
-    inputs = [_alias(x) if any(x is y for y in inputs[:i]) else x
+    inputs = [watched_alias(x) if any(x is y for y in inputs[:i]) else x
               for i, x in enumerate(inputs)]
     nodes = [tape.watch(x) for x in inputs]
     weight_nodes = [tape.node_of(w) if tape.node_of(w) is not None else tape.watch(w)
@@ -162,7 +257,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     aux = None
     if has_aux:
         output, aux = split_aux(output, f"vjp of {name}")
-    outs = _flatten_tensors(output, [])
+    outs = tensor_leaves(output)
 
     def vjp_fn(*cotangents):
         if len(cotangents) != len(outs):

@@ -29,6 +29,16 @@ def assign(variable, value):
     return variable.assign_value(value)
 
 
+def assign_add(variable, value):
+    """``ops.assign_add``: ``variable += value`` in place (a Parameter); returns it."""
+    return variable.assign_value(add(variable, value))
+
+
+def assign_sub(variable, value):
+    """``ops.assign_sub``: ``variable -= value`` in place (a Parameter); returns it."""
+    return variable.assign_value(sub(variable, value))
+
+
 def depend(value, expr):
     """Ordering hint in MindSpore graphs; execution here is already in program order."""
     return value

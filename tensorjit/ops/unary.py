@@ -213,8 +213,8 @@ def _cast_impl(x, dtype):
 
 
 def _cast_vjp(ct, out, x, dtype):
-    if not dt.is_float(x.dtype):
-        return (None,)
+    # back to the input's dtype whatever it is (MindSpore's Cast: a float gradient reaching
+    # an integer input is truncated; cast(x, int32) of a float x passes the gradient through)
     return (cast(ct, x.dtype),)
 
 
