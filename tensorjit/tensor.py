@@ -88,6 +88,15 @@ def _has_numpy_float64(data):
     return isinstance(data, (np.float64, np.ndarray)) and np.asarray(data).dtype == np.float64
 
 
+
+def truth_value_error(shape):
+    """The one error for the truth value of a tensor of more than one element (``if x``,
+    ``while``, ``and`` / ``or`` / ``not``, ``bool(x)``), eagerly and in every capture mode
+    (MindSpore raises a ValueError too)."""
+    shape = tuple(shape)
+    return ValueError(f"the truth value of a tensor with shape {shape} ({int(np.prod(shape))} "
+                      f"elements) is ambiguous; use .any() or .all()")
+
 class Tensor:
     __slots__ = ("_data", "_var", "__weakref__")
     __array_priority__ = 1000      # NumPy defers `ndarray * Tensor` to Tensor.__rmul__
@@ -209,10 +218,12 @@ class Tensor:
         return np.asarray(self._concrete("tolist()")).tolist()
 
     def _scalar(self, why, convert):
+        if self.size != 1:             # (checked before reading: the same error everywhere)
+            if convert is bool:
+                raise truth_value_error(self.shape)
+            raise ValueError(f"{why}: only a tensor with one element can be converted to a "
+                             f"Python number, this one has shape {tuple(self.shape)}")
         value = np.asarray(self._concrete(why))
-        if value.size != 1:
-            raise ValueError(f"{why}: the truth value / number of a tensor with shape "
-                             f"{value.shape} is ambiguous; use .any() or .all() or reduce it")
         return convert(value.reshape(()).item())
 
     def __bool__(self):
@@ -225,8 +236,10 @@ class Tensor:
         return self._scalar("float(tensor)", float)
 
     def __index__(self):
-        if not dt.is_int(self.dtype):
-            raise TypeError(f"only integer tensors can be used as an index, got {self.dtype}")
+        # a bool tensor (``x > 0``) indexes a tuple or list as 0 / 1, as in MindSpore
+        if not (dt.is_int(self.dtype) or self.dtype == np.bool_):
+            raise TypeError(f"only integer or bool tensors can be used as an index, got "
+                            f"{self.dtype}")
         return self._scalar("index(tensor)", int)
 
     def __iter__(self):

@@ -134,9 +134,20 @@ class GraphCode:
 
 def generate(graph, prefix="", input_names=None, local_prefix=""):
     """Emit ``graph`` as Python. Inputs are flat arrays named ``input_names``; ``prefix``
-    and ``local_prefix`` keep global and local names apart from a host function's."""
+    and ``local_prefix`` keep global and local names apart from a host function's.
+
+    Inputs take the user's argument names where they are usable -- unless one is also the
+    name of a global the code calls (a parameter named ``exp`` would hide the ``exp``
+    kernel): then every input gets a generated name."""
+    code = _generate(graph, prefix, input_names or _input_names(graph), local_prefix)
+    if input_names is None and set(code.input_names) & set(code.emitter.globals):
+        code = _generate(graph, prefix, [f"in{i}" for i in range(len(graph.inputs))],
+                         local_prefix)
+    return code
+
+
+def _generate(graph, prefix, names, local_prefix):
     emitter = Emitter(prefix, local_prefix)
-    names = input_names or _input_names(graph)
     for var, name in zip(graph.inputs, names):
         emitter.names[var] = name
     body = []

@@ -53,6 +53,19 @@ class CaptureError(Exception):
 LOCATION_PROVIDERS = {}
 
 
+class Where(str):
+    """A user location "file:line" that also knows its function's name, so messages can
+    say ``file:line (function)`` as for any other user frame."""
+
+    def __new__(cls, filename, line, function):
+        where = super().__new__(cls, f"{filename}:{line}")
+        where.function = function
+        return where
+
+    def described(self):
+        return f"{self} ({self.function})"
+
+
 def source_info(skip=2):
     frame = sys._getframe(skip)
     while frame is not None:

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..state import state
 from ..ops.primitive import Primitive, MAY_ALIAS
-from ..ops.elementwise import zeros_like, add, where
+from ..ops.elementwise import zeros_like, add, where, cast
 from ..ops.reduction import any as reduce_any
 from ..ops import batching
 from ..autodiff import vjp, bind_graph
@@ -67,7 +67,7 @@ def _cond_vjp(cts, outs, pred, *operands, then_branch, else_branch):
     if state.capture is None:
         branch = then_branch if bool(np.asarray(pred._data)) else else_branch
         _, pullback = vjp(lambda *xs: bind_graph(branch, xs), *operands)
-        return (None,) + _no_integer_grads(pullback(*cts), operands)
+        return (None,) + _in_their_dtypes(pullback(*cts), operands)
     n = len(operands)
     avals = [o.aval for o in operands] + [c.aval for c in cts]
 
@@ -80,7 +80,7 @@ def _cond_vjp(cts, outs, pred, *operands, then_branch, else_branch):
     then_vjp, else_vjp = backward_of(then_branch), backward_of(else_branch)
     prim = cond_effect_p if _has_effects(then_vjp) or _has_effects(else_vjp) else cond_p
     grads = prim.bind(pred, *operands, *cts, then_branch=then_vjp, else_branch=else_vjp)
-    return (None,) + _no_integer_grads(grads, operands)
+    return (None,) + _in_their_dtypes(grads, operands)
 
 
 def _while_impl(*args, cond_graph, body_graph, num_consts):
@@ -125,7 +125,7 @@ def _while_vjp(cts, outs, *args, cond_graph, body_graph, num_consts):
     body_vjp = body_vjp_graph(body_graph, [a.aval for a in args])
     grads = while_grad_p.bind(*args, *cts, cond_graph=cond_graph, body_graph=body_graph,
                               body_vjp=body_vjp, num_consts=num_consts)
-    return _no_integer_grads(grads, args)
+    return _in_their_dtypes(grads, args)
 
 
 def _while_grad_impl(*args, cond_graph, body_graph, body_vjp, num_consts):
@@ -138,20 +138,20 @@ def _while_grad_impl(*args, cond_graph, body_graph, body_vjp, num_consts):
     while run_graph(cond_graph, consts + loop_state)[0]:
         history.append(loop_state)
         loop_state = run_graph(body_graph, consts + loop_state)
-    ct = _float_only(ct, state_dtypes)
+    ct = _in_dtypes(ct, state_dtypes)
     ct_consts = [np.zeros_like(c) for c in consts]
     for saved in reversed(history):
         grads = run_graph(body_vjp, consts + saved + tuple(ct))
-        ct_consts = [np.asarray(a + g, dtype=a.dtype) if a.dtype.kind == "f" else a
+        ct_consts = [np.asarray(a + g, dtype=a.dtype)
                      for a, g in zip(ct_consts, grads[:num_consts])]
-        ct = _float_only(grads[num_consts:], state_dtypes)
+        ct = _in_dtypes(grads[num_consts:], state_dtypes)
     return tuple(ct_consts) + tuple(ct)
 
 
-def _float_only(cts, dtypes):
-    """Cotangents as arrays of the state's dtypes; integer and bool state gets zeros."""
-    return tuple(np.asarray(c, dtype=d) if d.kind == "f" else np.zeros(np.shape(c), d)
-                 for c, d in zip(cts, dtypes))
+def _in_dtypes(cts, dtypes):
+    """Cotangents as arrays of the state's dtypes (integer and bool state included: the
+    tape's rule, transforms.differentiate)."""
+    return tuple(np.asarray(c, dtype=d) for c, d in zip(cts, dtypes))
 
 
 def _while_grad_rule(*avals, cond_graph, body_graph, body_vjp, num_consts):
@@ -184,11 +184,12 @@ def _while_grad_vjp(cts, outs, *args, cond_graph, body_graph, body_vjp, num_cons
         return tuple(ct_consts) + ct
 
     _, pullback = vjp(unrolled, *args)
-    return _no_integer_grads(pullback(*cts), args)
+    return _in_their_dtypes(pullback(*cts), args)
 
 
-def _no_integer_grads(grads, args):
-    return tuple(g if np.dtype(a.dtype).kind == "f" else None for g, a in zip(grads, args))
+def _in_their_dtypes(grads, args):
+    return tuple(g if g is None or g.dtype == a.dtype else cast(g, a.dtype)
+                 for g, a in zip(grads, args))
 
 
 def _has_effects(graph):

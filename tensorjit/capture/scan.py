@@ -14,7 +14,7 @@ scan is graph code, and it can be differentiated again.
 import numpy as np
 
 from ..ops.primitive import Primitive, MAY_ALIAS
-from ..ops.elementwise import zeros_like, add
+from ..ops.elementwise import zeros_like, add, cast
 from ..autodiff import vjp, bind_graph
 from ..ops import batching
 from .control_flow import run_graph, batched_graph
@@ -57,8 +57,10 @@ def _scan_rule(*avals, body, num_consts, num_carry, length, reverse):
     return list(carry) + [y.update(shape=(length,) + y.shape) for y in outs[num_carry:]]
 
 
-def _is_float(aval):
-    return np.dtype(aval.dtype).kind == "f"
+def _like(g, v):
+    """A gradient in the dtype of the value it is for (integer and bool values get
+    gradients too, as on the tape)."""
+    return g if g.dtype == v.dtype else cast(g, v.dtype)
 
 
 def _scan_vjp(cts, outs, *args, body, num_consts, num_carry, length, reverse):
@@ -82,9 +84,9 @@ def _scan_vjp(cts, outs, *args, body, num_consts, num_carry, length, reverse):
         _, pullback = vjp(lambda *ys: bind_graph(body, ys), *c, *carry_t, *x_t)
         grads = pullback(*ct_c, *ct_y)
         g_consts, g_carry, g_x = _split(grads, num_consts, num_carry)
-        acc = tuple(add(a_, g) if _is_float(a_.aval) else a_ for a_, g in zip(acc, g_consts))
-        g_carry = tuple(g if _is_float(v.aval) else zeros_like(v) for g, v in zip(g_carry, carry_t))
-        g_x = tuple(g if _is_float(v.aval) else zeros_like(v) for g, v in zip(g_x, x_t))
+        acc = tuple(_like(add(a_, g), a_) for a_, g in zip(acc, g_consts))
+        g_carry = tuple(_like(g, v) for g, v in zip(g_carry, carry_t))
+        g_x = tuple(_like(g, v) for g, v in zip(g_x, x_t))
         return g_carry + acc + g_x
 
     step_avals = (in_avals[:num_consts] + [c.aval for c in ct_carry] + in_avals[:num_consts]
@@ -98,7 +100,7 @@ def _scan_vjp(cts, outs, *args, body, num_consts, num_carry, length, reverse):
                         length=length, reverse=not reverse)
     g_init, g_consts, g_xs = _split(grads, num_carry, num_consts)
     result = g_consts + g_init + g_xs
-    return tuple(g if _is_float(a.aval) else None for g, a in zip(result, args))
+    return tuple(result)
 
 
 def _scan_batch(prim, dims, *args, body, num_consts, num_carry, length, reverse):

@@ -1,6 +1,6 @@
 """Errors from a jitted call, pointed at the user's code.
 
-A ``ValueError`` / ``TypeError`` / ``IndexError`` leaving a jitted callable gets, at the
+An error leaving a jitted callable (``USER_ERRORS``: ValueError, TypeError, ...) gets, at the
 front of its message, the user's ``file:line (function)`` where the failing operation is,
 if it does not name it already (shape errors found by a capture do):
 
@@ -17,7 +17,9 @@ from ..ops.primitive import PRIMITIVES
 from ..aval import ShapedArray
 from ..capture.base import LOCATION_PROVIDERS
 
-USER_ERRORS = (ValueError, TypeError, IndexError)
+# (a KeyError's argument is the key, not a message: its location is a note)
+USER_ERRORS = (ValueError, TypeError, LookupError, AttributeError, ArithmeticError, NameError,
+               AssertionError, RuntimeError)
 _PACKAGE = "tensorjit"
 _kernels = {}          # kernel code object -> primitive, built on first use
 
@@ -31,10 +33,15 @@ def explain(exc, jit_function):
 
 
 def _explain(exc, jit_function):
-    if getattr(exc, "_tj_explained", False) or not exc.args or \
-            not isinstance(exc.args[0], str):
+    if getattr(exc, "_tj_explained", False):
         return
     exc._tj_explained = True
+    if not exc.args or not isinstance(exc.args[0], str) or isinstance(exc, KeyError):
+        # the argument is data (a KeyError's key): the location is a note (3.11+)
+        where = _scan(exc.__traceback__)[0]
+        if where is not None and hasattr(exc, "add_note"):
+            exc.add_note(f"at {where}")
+        return
     message = exc.args[0]
     where, generated, kernel = _scan(exc.__traceback__)
     if generated and kernel is not None:        # a kernel of compiled code failed
@@ -61,7 +68,8 @@ def _scan(tb):
         if provider is not None:
             info = provider(frame)
             if info is not None:
-                where, generated = str(info), False
+                described = getattr(info, "described", None)
+                where, generated = (described() if described else str(info)), False
         elif code.co_filename.startswith("<tensorjit"):
             generated = True
         elif code in kernels:

@@ -46,6 +46,8 @@ def as_tensor(value, dtype=None, op="op"):
         return constant(value, dtype)
     if isinstance(value, (list, tuple)):
         return Tensor(value, dtype)
+    if getattr(type(value), "_tj_unbound", False):
+        value._fail()      # a variable that is not assigned (ast capture): its own error
     raise TypeError(f"{op}: expected a Tensor or a number, got {type(value).__name__}")
 
 

@@ -17,13 +17,15 @@ def _swap(fn):
 
 
 def _inplace(fn):
+    """``x += y``: in place (the value cast to ``x``'s dtype) when the result has ``x``'s
+    shape; a result broadcast to a larger shape cannot be stored in ``x``, so ``x`` is
+    rebound to it, as ``x = x + y`` (MindSpore's PyNative mode does the same)."""
     def method(self, other):
         result = fn(self, other)
+        if tuple(result.shape) != tuple(self.shape):
+            return result
         if result.dtype != self.dtype:
             result = E.cast(result, self.dtype)
-        if tuple(result.shape) != tuple(self.shape):
-            raise ValueError(f"in-place {fn.__name__}: result shape {tuple(result.shape)} "
-                             f"does not match the tensor's shape {tuple(self.shape)}")
         return self._assign(result)
     return method
 

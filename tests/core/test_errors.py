@@ -52,10 +52,15 @@ def test_broadcast_mismatch_names_op_and_shapes():
         f32(2, 3).broadcast_to((3,))
 
 
-def test_inplace_shape_change_is_rejected():
+def test_augmented_assignment_growing_the_shape_rebinds():
+    # the broadcast result cannot live in t: t is rebound to it (MindSpore's PyNative
+    # mode does the same), the original tensor keeps its value
     t = f32(2, 3)
-    with raises(ValueError, "in-place", "(4, 2, 3)", "(2, 3)"):
-        t += f32(4, 2, 3)
+    before, other = t, f32(4, 2, 3)
+    expected = t.asnumpy() + other.asnumpy()
+    t += other
+    assert t is not before and t.shape == (4, 2, 3)
+    np.testing.assert_allclose(t.asnumpy(), expected)
 
 
 def test_impossible_reshape():
@@ -262,7 +267,7 @@ def test_bad_shape_arguments():
 def test_scalar_conversion_errors():
     with raises(ValueError, "item", "(2, 3)"):
         f32(2, 3).item()
-    with raises(ValueError, "bool", "(2, 3)"):
+    with raises(ValueError, "truth value", "(2, 3)"):
         bool(f32(2, 3))
     with raises(TypeError, "len", "0-d"):
         len(Tensor(1.0))

@@ -122,7 +122,7 @@ def ragged_inside(x):
     return x + Tensor([[1.0, 2.0], [3.0]])  # <-
 
 
-def inplace_grows(x, y):
+def inplace_mismatch(x, y):
     x += y  # <-
     return x
 
@@ -161,7 +161,7 @@ IN_GRAPH_CASES = [
     (softmax_axis, (f32(2, 3),), IndexError, ("softmax", "2")),
     (squeeze_non_unit, (f32(2, 3),), ValueError, ("squeeze", "axis 1")),
     (ragged_inside, (f32(2, 2),), ValueError, ("Tensor", "ragged")),
-    (inplace_grows, (f32(2, 3), f32(4, 2, 3)), ValueError, ("in-place", "(4, 2, 3)", "(2, 3)")),
+    (inplace_mismatch, (f32(2, 3), f32(4, 3)), ValueError, ("add", "(4, 3)", "(2, 3)")),
 ]
 
 

@@ -6,7 +6,7 @@ flow on tensor values becomes graph control flow, then run abstractly into a gra
       syntax.py        node builders, reserved names, scope analysis
       lower_jumps.py   break / continue / nested return -> flags
       to_helpers.py    control flow and value-dependent expressions -> helper calls
-    runtime.py       the helpers the converted code calls (``_tj.if_stmt`` ...)
+    runtime.py       the helpers the converted code calls (``tj$.if_stmt`` ...)
     values.py        undefined locals, symbolic values, truth values while building
     conditionals.py  ``cond`` nodes from branch functions
     loops.py         ``while_loop`` nodes from loop bodies

@@ -145,7 +145,7 @@ class AstBuilder:
             self.guards.note(fn, program.global_names)
             self.signature = inspect.signature(fn)
         else:
-            self.names = ("_tj_args", "_tj_kwargs", RET, DO_RET)
+            self.names = ("tj$args", "tj$kwargs", RET, DO_RET)
             self.statements = [_unit_statement(target)]
             code = getattr(getattr(target, "__code__", None), "co_filename", None)
             self.filename = code or "<unknown>"
@@ -157,7 +157,7 @@ class AstBuilder:
     # ---- environments -----------------------------------------------------------------
     def bind(self, args, kwargs):
         if self.function is None:
-            env = {"_tj_args": tuple(args), "_tj_kwargs": dict(kwargs)}
+            env = {"tj$args": tuple(args), "tj$kwargs": dict(kwargs)}
         else:
             if self.self_obj is not None:
                 args = (self.self_obj,) + tuple(args)

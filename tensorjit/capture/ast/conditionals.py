@@ -84,13 +84,20 @@ class _Plan:
         return ("dyn", len(self.avals) - 1)
 
 
-def _plan(plan, name, values, where):
+def _plan(plan, name, values, where, strict=False):
     real = [v for v in values if v is not _PLACEHOLDER]
     first = real[0]
     if all(isinstance(v, _TensorLeaf) or _is_number(v) for v in real):
         tensors = [v for v in real if isinstance(v, _TensorLeaf)]
         if not tensors and all(same_value(v, first) for v in real):
             return ("static", first)
+        if strict and tensors and len(tensors) != len(real) and not _bools(real):
+            # an expression's value (``a and 5``): Python gives the tensor or the number
+            # depending on the data, which one graph value cannot be (True / False facing
+            # a bool tensor -- flags, conditions -- become bool tensors)
+            shown = " and ".join(sorted({describe(v) for v in real}))
+            raise ControlFlowError(f"{where}: the value is {shown} depending on a tensor "
+                                   f"value; one graph value cannot be both")
         if tensors:
             aval = tensors[0].aval
             for t in tensors[1:]:
@@ -107,12 +114,13 @@ def _plan(plan, name, values, where):
         children = []
         for i in range(len(first)):
             column = [v if v is _PLACEHOLDER else v[i] for v in values]
-            children.append(_plan(plan, f"{name}[{i}]", column, where))
+            children.append(_plan(plan, f"{name}[{i}]", column, where, strict))
         return ("seq", type(first), children)
     if kinds == {dict} and len({tuple(v) for v in real}) == 1:
         keys = list(first)
         children = [_plan(plan, f"{name}[{k!r}]", [v if v is _PLACEHOLDER else v[k]
-                                                    for v in values], where) for k in keys]
+                                                    for v in values], where, strict)
+                    for k in keys]
         return ("dict", keys, children)
     if all(same_value(v, first) or _same_object(v, first) for v in real):
         return ("static", first)
@@ -120,6 +128,11 @@ def _plan(plan, name, values, where):
     raise ControlFlowError(
         f"{where}: variable {name!r} is {shown} depending on a tensor value; inside "
         f"tensor-dependent control flow only tensors and numbers may differ between paths")
+
+
+def _bools(values):
+    return all(v.aval.dtype == np.bool_ if isinstance(v, _TensorLeaf)
+               else isinstance(v, (bool, np.bool_)) for v in values)
 
 
 def _is_sequence(value):
@@ -157,9 +170,11 @@ def _leaf_value(sub, source, aval):
     return sub.const(np.full(aval.shape, source, aval.dtype))
 
 
-def graph_if(pred_value, branch_fns, names, where):
+def graph_if(pred_value, branch_fns, names, where, strict=False):
     """Build a ``cond`` node. ``branch_fns``: (then, else) zero-argument functions
-    returning a tuple with one value per name. Returns the merged tuple."""
+    returning a tuple with one value per name. Returns the merged tuple. ``strict``: the
+    values of an expression (``and`` / ``or``), where a number facing a tensor is an error
+    rather than a constant of the tensor's type."""
     capture = state.capture
     pred = to_bool_tensor(pred_value, where)
     branches = [_trace_branch(capture, fn, f"{_label(where)}_{label}",
@@ -188,7 +203,7 @@ def graph_if(pred_value, branch_fns, names, where):
             # stays that object, and gets its new value from the writes below
             trees.append(("static", first))
             continue
-        trees.append(_plan(plan, name, column, where))
+        trees.append(_plan(plan, name, column, where, strict))
     # in-place updates of outside tensors and Parameters, in any branch
     targets = {}
     for b in branches:

@@ -24,7 +24,7 @@ def _register_codes(code):
             _register_codes(const)
 
 
-_RENAMED = "_tj_def_"
+_RENAMED = "tj$def_"
 
 
 def _compile(functions, original, filename):
@@ -37,9 +37,10 @@ def _compile(functions, original, filename):
     module = transform.factory_module(functions, original.co_freevars)
     compiled = compile(module, filename, "exec", dont_inherit=True)
     factory = next(c for c in compiled.co_consts
-                   if isinstance(c, types.CodeType) and c.co_name == "_tj_factory")
-    codes = [_original_name(c, original) for c in factory.co_consts
-             if isinstance(c, types.CodeType)]
+                   if isinstance(c, types.CodeType) and c.co_name == "tj$factory")
+    outer = getattr(original, "co_qualname", original.co_name)
+    codes = [_inner_qualnames(_original_name(c, original), outer)
+             for c in factory.co_consts if isinstance(c, types.CodeType)]
     for c in codes:
         _register_codes(c)
     return codes
@@ -55,12 +56,35 @@ def _original_name(code, original):
     return _named(code, name, qualname)
 
 
+def _generated(code):
+    """A branch / loop-body function or operand thunk of the rewrite."""
+    return isinstance(code, types.CodeType) and (
+        code.co_name.startswith(syntax.GENERATED_DEF_PREFIXES) or
+        code.co_varnames[:1] == (syntax.THUNK_ARG,))
+
+
+def _inner_qualnames(code, outer):
+    """Functions the user defined inside (``def``, ``lambda``, comprehensions) qualified as
+    in the original -- ``f.<locals>.g``, not after the factory and generated functions
+    they sit in now -- so messages such as "g() takes 1 positional argument" read as
+    eagerly. (CPython 3.11+ keeps qualified names in code objects.)"""
+    if not hasattr(code, "co_qualname"):
+        return code
+    consts = []
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            generated = _generated(c) or c.co_name.startswith(syntax.PREFIX)
+            qualname = outer if generated else f"{outer}.<locals>.{c.co_name}"
+            c = _inner_qualnames(c if generated else c.replace(co_qualname=qualname),
+                                 qualname)
+        consts.append(c)
+    return code.replace(co_consts=tuple(consts))
+
+
 def _named(code, name, qualname):
     """``code`` named ``name`` together with the branch and loop-body functions generated
     inside it, so tracebacks through them read as eager ones do."""
-    consts = tuple(_named(c, name, qualname) if isinstance(c, types.CodeType) and
-                   c.co_name.startswith(syntax.GENERATED_DEF_PREFIXES) else c
-                   for c in code.co_consts)
+    consts = tuple(_named(c, name, qualname) if _generated(c) else c for c in code.co_consts)
     names = dict(co_name=name, co_consts=consts)
     if hasattr(code, "co_qualname"):          # 3.11+: tracebacks show the qualified name
         names["co_qualname"] = qualname
@@ -116,7 +140,7 @@ def convert_function(fn):
         target = conversion.node
         if isinstance(target, transform.ast.Lambda):
             target = transform.ast.Assign(
-                targets=[syntax._name("_tj_lambda", ast.Store())], value=target)
+                targets=[syntax._name("tj$lambda", ast.Store())], value=target)
             transform.ast.copy_location(target, node)
         codes = _compile([target], code, filename)
         converted = _ConvertedCode(codes[0], conversion.global_names, conversion.unsupported)
@@ -149,12 +173,13 @@ def convert_program(fn):
     converted = _PROGRAM.get(code)
     if converted is None:
         node, filename = source.function_ast(fn)
+        _check_cells_survive_segments(node, code)
         conversion = transform.convert(node, has_class_cell="__class__" in code.co_freevars,
                                        segmented=True)
         functions = transform.statement_functions(conversion, node)
         codes = _compile(functions, code, filename)
         codes.sort(key=lambda c: int(c.co_name.rsplit("_", 1)[1]))
-        # errors and IR source notes name the user's function, not ``_tj_stmt_3``
+        # errors and IR source notes name the user's function, not ``tj$stmt_3``
         codes = [_named(c, code.co_name, getattr(code, "co_qualname", code.co_name))
                  for c in codes]
         for c in codes:
@@ -162,6 +187,22 @@ def convert_program(fn):
         converted = _ConvertedProgram(codes, conversion, filename, fn.__qualname__)
         _PROGRAM[code] = converted
     return converted
+
+
+def _check_cells_survive_segments(node, code):
+    """Statement functions each have their own locals, so a variable a function defined
+    inside writes (``nonlocal``) would be written in the wrong scope: such a function is
+    not split into statements (it runs as Python as a whole, or is an error under
+    fullgraph=True)."""
+    cells = set(code.co_cellvars)
+    for inner in ast.walk(node):
+        if inner is node or not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for stmt in ast.walk(inner):
+            if isinstance(stmt, ast.Nonlocal) and cells & set(stmt.names):
+                name = sorted(cells & set(stmt.names))[0]
+                raise transform.ConversionError(
+                    f"'nonlocal {name}' in a function defined inside", stmt.lineno)
 
 
 def convert_or_plain(fn):

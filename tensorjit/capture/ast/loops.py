@@ -408,5 +408,5 @@ def graph_range_for(rng, extra_test, body, values, names, where):
         return (counter + step,) + tuple(body(counter, *st))
 
     result = graph_while(test, loop_body, (rng.start,) + tuple(values),
-                         ("_tj_range_index",) + tuple(names), where)
+                         ("tj$range_index",) + tuple(names), where)
     return result[1:]

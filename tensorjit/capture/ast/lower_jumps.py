@@ -1,18 +1,19 @@
 """The rewrite's first job: ``break``, ``continue`` and nested ``return`` become flags, so
 every block can later become a function that takes and returns its state.
 
-    while c:                      _tj_break_3 = False
-        if x: break       ->      while not _tj_break_3 and c:
-        y = f(y)                      if x: _tj_break_3 = True
-                                      if not _tj_break_3: y = f(y)
+    while c:                      tj$break_3 = False
+        if x: break       ->      while not tj$break_3 and c:
+        y = f(y)                      if x: tj$break_3 = True
+                                      if not tj$break_3: y = f(y)
 
-``return x`` nested in a block becomes ``_tj_ret = x; _tj_do_ret = True`` with the later
+``return x`` nested in a block becomes ``tj$ret = x; tj$do_ret = True`` with the later
 statements guarded and loops stopping on the flag (transform.py ends the function with
-``return _tj.retval(_tj_ret)``).
+``return tj$.retval(tj$ret)``).
 """
 import ast
 
 from .syntax import (RET, DO_RET, _name, _const, _assign, _not, _located, _may_return,
+                     _call_helper,
                      _may_break, _may_continue)
 
 
@@ -47,8 +48,8 @@ class JumpLowering:
         orelse, stmt.orelse = stmt.orelse, []
         if has_break or has_continue:
             n = next(self.counter)
-            brk = f"_tj_break_{n}" if has_break else None
-            cont = f"_tj_continue_{n}" if has_continue else None
+            brk = f"tj$break_{n}" if has_break else None
+            cont = f"tj$continue_{n}" if has_continue else None
             flags = [f for f in (brk, cont) if f]
             body = self._flagged(stmt.body, brk, cont, flags)
             if cont:
@@ -128,7 +129,8 @@ class JumpLowering:
     def _return_stmt(self, stmt):
         if isinstance(stmt, ast.Return):
             value = stmt.value if stmt.value is not None else _const(None)
-            return [_located(_assign(RET, value), stmt),
+            # (``returned``: an unbound variable raises here, at the user's ``return``)
+            return [_located(_assign(RET, _call_helper("returned", value)), stmt),
                     _located(_assign(DO_RET, _const(True)), stmt)]
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or \
                 not _may_return(stmt):

@@ -1,13 +1,16 @@
-"""The helpers converted code calls (``_tj.<name>`` in it; see transform.py).
+"""The helpers converted code calls (``tj$.<name>`` in it; see transform.py).
 
 Each one runs plain Python when its deciding value is a Python value or a constant, and
 builds graph control flow (conditionals.py, loops.py) when it is a symbolic tensor. With no capture active
 (a fallback statement running at call time) they are plain Python throughout.
 """
 import builtins
+import operator
 import re
 import sys
 import types
+
+import numpy as np
 
 from ...state import state
 from ...ops import effects
@@ -16,8 +19,9 @@ from ..subgraph import SubCapture
 from . import convert
 from .conditionals import graph_if
 from .loops import graph_while, graph_range_for, SymbolicRange
-from .values import Undefined, is_symbolic, truth_value, to_bool_tensor
+from .values import Undefined, is_symbolic, to_bool_tensor
 from .errors import Unsupported
+from .syntax import RET
 from ..python_reads import mutation
 
 convert._HELPER_CELL = types.CellType(sys.modules[__name__])
@@ -49,11 +53,18 @@ def deleted(*names):
     return tuple(Undefined(n, "it was deleted with 'del'") for n in names)
 
 
+def returned(value):
+    """The value of a ``return``: a variable that is undefined here raises its error."""
+    if type(value) is Undefined:
+        value._fail()
+    return value
+
+
 def retval(value):
     """The function's result: ``None`` if no ``return`` ran; a variable that is undefined
     on this path raises its error."""
     if type(value) is Undefined:
-        if value.name == "_tj_ret":
+        if value.name == RET:
             return None
         value._fail()
     return value
@@ -119,14 +130,15 @@ def ifexp(cond, then_thunk, else_thunk):
 
 
 def and_(value, *thunks):
-    """``a and b and ...``; with a symbolic operand, a bool tensor (short-circuiting as
-    graph control flow)."""
+    """``a and b and ...`` with Python's result (the first false operand, or the last);
+    with a symbolic operand, a ``cond`` choosing between the operands (which must then be
+    tensors of one shape and dtype, else the statement runs as Python)."""
     for i, thunk in enumerate(thunks):
         if is_symbolic(value):
-            rest = thunks[i:]
-            return graph_if(
-                value, (lambda: (truth_value(and_(rest[0](), *rest[1:])),),
-                        lambda: (False,)), ("<and>",), _location())[0]
+            rest, first = thunks[i:], value
+            return graph_if(value, (lambda: (and_(rest[0](), *rest[1:]),),
+                                    lambda: (first,)), ("<and>",), _location(),
+                            strict=True)[0]
         if not value:
             return value
         value = thunk()
@@ -134,13 +146,13 @@ def and_(value, *thunks):
 
 
 def or_(value, *thunks):
+    """``a or b or ...`` with Python's result (the first true operand, or the last)."""
     for i, thunk in enumerate(thunks):
         if is_symbolic(value):
-            rest = thunks[i:]
-            return graph_if(
-                value, (lambda: (True,),
-                        lambda: (truth_value(or_(rest[0](), *rest[1:])),)),
-                ("<or>",), _location())[0]
+            rest, first = thunks[i:], value
+            return graph_if(value, (lambda: (first,),
+                                    lambda: (or_(rest[0](), *rest[1:]),)),
+                            ("<or>",), _location(), strict=True)[0]
         if value:
             return value
         value = thunk()
@@ -173,6 +185,10 @@ def call(f, *args, **kwargs):
         error.state = changed           # (the function changes it: see PythonGuards)
         raise error
     if f is builtins.range and any(is_symbolic(a) for a in args):
+        for a in args:       # a float tensor: Python's error (Tensor.__index__'s), not a loop
+            if isinstance(a, Tensor) and not (np.issubdtype(a.dtype, np.integer) or
+                                              a.dtype == np.bool_):
+                operator.index(a)
         return _symbolic_range(*args)
     return convert.converted_callable(f)(*args, **kwargs)
 

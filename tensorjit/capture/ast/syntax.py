@@ -1,12 +1,16 @@
 """Small tools the ast rewrite is made of: node builders (``_call_helper("if_stmt", ...)``
-is ``_tj.if_stmt(...)``), the names the rewrite reserves, and scope analysis (which names
+is ``tj$.if_stmt(...)``), the names the rewrite reserves, and scope analysis (which names
 a block binds, which globals a function reads)."""
 import ast
 
-HELPER = "_tj"
-RET = "_tj_ret"
-DO_RET = "_tj_do_ret"
-GENERATED_DEF_PREFIXES = ("_tj_if_", "_tj_while_", "_tj_for_")
+# Every name the rewrite introduces contains "$", which no Python source can spell: it is
+# built as an AST node and compiled, so no user name (global, local, closure variable,
+# attribute of a module imported as "_tj") can ever be one of them.
+PREFIX = "tj$"
+HELPER = PREFIX                    # the cell holding the runtime module (runtime.py)
+RET = PREFIX + "ret"
+DO_RET = PREFIX + "do_ret"
+GENERATED_DEF_PREFIXES = (PREFIX + "if_", PREFIX + "while_", PREFIX + "for_")
 
 
 # ---- small AST builders ---------------------------------------------------------------
@@ -39,8 +43,15 @@ def _not(expr):
     return ast.UnaryOp(op=ast.Not(), operand=expr)
 
 
+THUNK_ARG = PREFIX + "thunk"       # marks the lambdas the rewrite makes (convert.py)
+
+
 def _thunk(expr):
-    return ast.Lambda(args=_no_args(), body=expr)
+    """``lambda: expr`` for a lazily evaluated operand, with a parameter no caller passes
+    whose name tells it apart from the user's lambdas (it takes its function's name)."""
+    args = _no_args()
+    args.args, args.defaults = [ast.arg(arg=THUNK_ARG)], [ast.Constant(value=None)]
+    return ast.Lambda(args=args, body=expr)
 
 
 def _no_args():

@@ -1,10 +1,10 @@
 """The rewrite's second job: control flow and value-dependent expressions become calls of
-the runtime helpers (``runtime.py``, ``_tj`` in converted code) -- blocks become functions
-over the names they assign, ``if``/``while``/``for`` become ``_tj.if_stmt`` /
+the runtime helpers (``runtime.py``, ``tj$`` in converted code) -- blocks become functions
+over the names they assign, ``if``/``while``/``for`` become ``tj$.if_stmt`` /
 ``while_stmt`` / ``for_stmt``, ``a if c else b``, ``and``/``or``/``not`` and chained
 comparisons become helpers taking lambdas, every call ``f(...)`` becomes
-``_tj.call(f, ...)``; constructs that cannot enter a graph are kept, preceded by
-``_tj.unsupported(...)``."""
+``tj$.call(f, ...)``; constructs that cannot enter a graph are kept, preceded by
+``tj$.unsupported(...)``."""
 import ast
 
 from . import transform
@@ -186,8 +186,8 @@ class HelperConverter(ast.NodeTransformer):
         node = super().generic_visit(node)
         n = next(self.counter)
         state = self._state(node.body + node.orelse)
-        true_fn = self._function(f"_tj_if_true_{n}", state, node.body, state, node)
-        false_fn = self._function(f"_tj_if_false_{n}", state, node.orelse, state, node)
+        true_fn = self._function(f"tj$if_true_{n}", state, node.body, state, node)
+        false_fn = self._function(f"tj$if_false_{n}", state, node.orelse, state, node)
         call = _call_helper("if_stmt", node.test, _name(true_fn.name), _name(false_fn.name),
                             _tuple(state))
         return [true_fn, false_fn, _located(self._bind(state, call), node)]
@@ -202,10 +202,10 @@ class HelperConverter(ast.NodeTransformer):
         n = next(self.counter)
         state = self._state(node.body)
         test_fn = _located(ast.FunctionDef(
-            name=f"_tj_while_test_{n}", args=_args(state),
+            name=f"tj$while_test_{n}", args=_args(state),
             body=[ast.Return(value=node.test)], decorator_list=[], returns=None,
             type_comment=None), node)
-        body_fn = self._function(f"_tj_while_body_{n}", state, node.body, state, node)
+        body_fn = self._function(f"tj$while_body_{n}", state, node.body, state, node)
         call = _call_helper("while_stmt", _name(test_fn.name), _name(body_fn.name),
                             _tuple(state))
         out = [test_fn, body_fn, _located(self._bind(state, call), node)]
@@ -218,16 +218,16 @@ class HelperConverter(ast.NodeTransformer):
         n = next(self.counter)
         target_names = assigned_names([ast.Assign(targets=[node.target], value=_const(None))])
         state = self._state(node.body, extra=target_names)
-        item = f"_tj_item_{n}"
+        item = f"tj$item_{n}"
         body = [_located(ast.Assign(targets=[node.target], value=_name(item)), node)] + node.body
-        body_fn = self._function(f"_tj_for_body_{n}", [item] + state, body, state, node)
+        body_fn = self._function(f"tj$for_body_{n}", [item] + state, body, state, node)
         out = [body_fn]
         test = _const(None)
         if extra_tests:
             condition = extra_tests[0] if len(extra_tests) == 1 else _call_helper(
                 "and_", extra_tests[0], *[_thunk(t) for t in extra_tests[1:]])
             test_fn = _located(ast.FunctionDef(
-                name=f"_tj_for_test_{n}", args=_args(state),
+                name=f"tj$for_test_{n}", args=_args(state),
                 body=[ast.Return(value=condition)], decorator_list=[], returns=None,
                 type_comment=None), node)
             out.insert(0, test_fn)

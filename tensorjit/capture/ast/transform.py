@@ -1,36 +1,36 @@
 """Source-to-source conversion of a function for ast capture.
 
 The function's AST is rewritten so that everything whose meaning depends on the *value*
-of a tensor goes through a runtime helper (``runtime.py``, visible as ``_tj`` in the
+of a tensor goes through a runtime helper (``runtime.py``, visible as ``tj$`` in the
 converted code). The helpers run plain Python when the value is a Python constant and
 build graph control flow when it is a symbolic tensor. Three lowering steps come first,
 so that every block can become a function that takes and returns its state:
 
-1. ``break`` / ``continue`` become flags (``_tj_break_3 = True``); the rest of the loop
-   body is guarded by ``if not _tj_break_3:``; the loop stops on the flag; a loop's
-   ``else:`` becomes ``if not _tj_break_3:`` after it.
+1. ``break`` / ``continue`` become flags (``tj$break_3 = True``); the rest of the loop
+   body is guarded by ``if not tj$break_3:``; the loop stops on the flag; a loop's
+   ``else:`` becomes ``if not tj$break_3:`` after it.
 2. ``return x`` (when some return is nested in a block) becomes
-   ``_tj_ret = x; _tj_do_ret = True``; the statements after it are guarded and loops
-   stop on the flag; the function ends with ``return _tj.retval(_tj_ret)``.
+   ``tj$ret = x; tj$do_ret = True``; the statements after it are guarded and loops
+   stop on the flag; the function ends with ``return tj$.retval(tj$ret)``.
 3. Control flow becomes functions over the names the block assigns::
 
-       if x.sum() > 0:                     def _tj_if_true_1(y):
+       if x.sum() > 0:                     def tj$if_true_1(y):
            y = x * 2                           y = x * 2
        else:                 ->                return (y,)
-           y = -x                          def _tj_if_false_1(y):
+           y = -x                          def tj$if_false_1(y):
                                                y = -x
                                                return (y,)
-                                           (y,) = _tj.if_stmt(x.sum() > 0, _tj_if_true_1,
-                                                              _tj_if_false_1, (y,))
+                                           (y,) = tj$.if_stmt(x.sum() > 0, tj$if_true_1,
+                                                              tj$if_false_1, (y,))
 
-   ``while`` and ``for`` likewise (``_tj.while_stmt(test, body, state)``,
-   ``_tj.for_stmt(iterable, extra_test, body, state)``); conditional expressions,
-   ``and`` / ``or`` / ``not`` and chained comparisons become ``_tj.ifexp`` / ``_tj.and_`` /
-   ``_tj.or_`` / ``_tj.not_`` with lambdas for the lazily evaluated operands; every call
-   ``f(...)`` becomes ``_tj.call(f, ...)`` so callees are converted too.
+   ``while`` and ``for`` likewise (``tj$.while_stmt(test, body, state)``,
+   ``tj$.for_stmt(iterable, extra_test, body, state)``); conditional expressions,
+   ``and`` / ``or`` / ``not`` and chained comparisons become ``tj$.ifexp`` / ``tj$.and_`` /
+   ``tj$.or_`` / ``tj$.not_`` with lambdas for the lazily evaluated operands; every call
+   ``f(...)`` becomes ``tj$.call(f, ...)`` so callees are converted too.
 
 Constructs that cannot enter a graph (``try``, ``with``, ``del``, writes to globals, ...)
-are kept as Python, preceded by ``_tj.unsupported("...", line)``: under a capture that
+are kept as Python, preceded by ``tj$.unsupported("...", line)``: under a capture that
 call raises ``Unsupported`` (an error with ``fullgraph=True``, a fallback otherwise); when
 the statement runs as Python at call time it does nothing.
 
@@ -95,7 +95,7 @@ def convert(node, has_class_cell=False, segmented=False):
     if isinstance(node, ast.Lambda) and segmented:
         # a jitted lambda: the function ``return <body>``
         body = [_located(ast.Return(value=node.body), node.body)]
-        node = _located(ast.FunctionDef(name="_tj_lambda", args=node.args, body=body,
+        node = _located(ast.FunctionDef(name="tj$lambda", args=node.args, body=body,
                                         decorator_list=[], returns=None, type_comment=None),
                         node)
     if isinstance(node, ast.Lambda):
@@ -161,7 +161,7 @@ def _convert_def(node, counter, has_class_cell, segmented=False):
     return Conversion(new, params, env_names, groups, globals_, converter.unsupported)
 
 
-STATEMENT_PREFIX = "_tj_stmt_"
+STATEMENT_PREFIX = "tj$stmt_"
 
 
 def statement_functions(conversion, origin):
@@ -186,11 +186,11 @@ def statement_functions(conversion, origin):
 
 
 def factory_module(functions, freevars):
-    """``def _tj_factory(_tj, *freevars): <functions>`` -- compiled only to obtain the
+    """``def tj$factory(tj$, *freevars): <functions>`` -- compiled only to obtain the
     functions' code objects, whose free variables are then bound to real cells."""
     params = [HELPER] + [v for v in freevars if v != HELPER]
     body = list(functions) + [ast.Return(value=_const(None))]
-    factory = ast.FunctionDef(name="_tj_factory", args=_args(params), body=body,
+    factory = ast.FunctionDef(name="tj$factory", args=_args(params), body=body,
                               decorator_list=[], returns=None, type_comment=None)
     factory.lineno = functions[0].lineno if functions else 1
     factory.col_offset = 0

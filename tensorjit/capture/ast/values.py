@@ -8,11 +8,12 @@ import numpy as np
 from ... import dtype as dt
 from ...aval import ShapedArray
 from ...state import state
-from ...tensor import Tensor
+from ...tensor import Tensor, truth_value_error
+from .. import python_errors
 from ..base import CaptureError
 from ..guards import same_value  # noqa: F401  (one meaning of "the same Python value")
 
-INTERNAL_PREFIX = "_tj_"
+INTERNAL_PREFIX = "tj$"          # (syntax.PREFIX: names of the rewrite)
 MAX_LOOP_RETRACES = 8
 
 
@@ -24,13 +25,10 @@ class Undefined:
         self.name = name
         self.reason = reason
 
-    def message(self):
-        if self.reason:
-            return f"local variable {self.name!r} is not defined here: {self.reason}"
-        return f"local variable {self.name!r} referenced before assignment"
+    _tj_unbound = True        # (ops.coerce: using it as an operand raises its error)
 
     def _fail(self, *args, **kwargs):
-        raise UnboundLocalError(self.message())
+        raise python_errors.unbound_local(self.name, self.reason)
 
     def __getattr__(self, attr):
         if attr.startswith("__"):
@@ -114,8 +112,7 @@ def to_bool_tensor(value, where="condition"):
     """A symbolic tensor as a 0-d bool tensor (recorded in the current capture)."""
     from ... import ops
     if value.size != 1:
-        raise ValueError(f"{where}: the truth value of a tensor of shape {tuple(value.shape)} "
-                         f"is ambiguous; reduce it with .any() or .all()")
+        raise truth_value_error(value.shape)
     if value.shape != ():
         value = ops.reshape(value, ())
     if value.dtype != np.bool_:

@@ -84,6 +84,8 @@ def classify(fn, owned):
         if owner is not None and not isinstance(owner, types.ModuleType):
             if id(owner) in owned:
                 return DIRECT                      # mutating a container made here
+            if isinstance(owner, type) and owner.__module__ == "builtins":
+                return PURE                        # dict.fromkeys, int.from_bytes, ...
             if isinstance(owner, np.ndarray):
                 return BREAK if fn.__name__ in _NDARRAY_MUTATORS else PURE
             if isinstance(owner, (str, bytes, tuple, int, float, frozenset)) or \
@@ -100,13 +102,13 @@ def classify(fn, owned):
     return BREAK
 
 
-_CONTAINERS = (list, dict, set, bytearray, collections.deque)
+CONTAINERS = (list, dict, set, bytearray, collections.deque)
 
 
 def outside_container(value, owned):
     """A mutable container the function did not make: Python state that may change
     between calls."""
-    return isinstance(value, _CONTAINERS) and id(value) not in owned
+    return isinstance(value, CONTAINERS) and id(value) not in owned
 
 
 def functools_partial_type():

@@ -1,6 +1,8 @@
 """Interpreter frames, their frozen snapshots, and which code objects can be followed."""
 import dis
 
+from ..base import Where
+from .. import python_errors
 from .values import freeze, thaw
 from .versions import unsupported_opcode_reason, instruction_line, qualname, initial_cells
 
@@ -59,7 +61,7 @@ class Frame:
         self.ip = self.index_of[offset]
 
     def location(self):
-        return f"{self.code.co_filename}:{self.line()}"
+        return Where(self.code.co_filename, self.line(), self.code.co_name)
 
     def line(self):
         """The line of the instruction being interpreted."""
@@ -120,7 +122,15 @@ def initial_frame(func, args, kwargs):
 
 
 def bind_arguments(func, args, kwargs):
-    """Map call arguments to ``func``'s parameters as CPython would (raising its errors)."""
+    """Map call arguments to ``func``'s parameters as CPython would (raising its errors,
+    in its words)."""
+    try:
+        return _bind(func, args, kwargs)
+    except TypeError as error:
+        raise python_errors.binding_error(func, args, kwargs, error) from None
+
+
+def _bind(func, args, kwargs):
     code = func.__code__
     sig_args = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     positional = code.co_varnames[:code.co_argcount]

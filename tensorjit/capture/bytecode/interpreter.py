@@ -22,8 +22,8 @@ from ...tensor import Tensor
 from ...nn.cell import Cell
 from ...ir.graph import SourceInfo
 from ..base import LOCATION_PROVIDERS
-from .. import breaks
-from ..user_code import is_internal_module
+from .. import breaks, python_errors
+from ..user_code import is_internal_module, is_user_code
 from .values import NULL, Dynamic, SeqIter, is_tracer, contains_runtime_values
 from .frames import Frame, bind_arguments, packed_arguments, unsupported_reason
 from .versions import RUNNING, initial_cells
@@ -74,7 +74,13 @@ def raise_in_user_frame(exc, frame):
     The interpreter is what really raised it, so its traceback would end inside tensorjit;
     a one-line code object compiled under the user's file name, line and function name
     raises it again, so the innermost traceback entry (and what error reports read) is the
-    user's line."""
+    user's line. An error from user code the interpreter called directly (a user class's
+    ``__init__``) keeps its traceback: its innermost user frame is the line to name."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if is_user_code(tb.tb_frame):
+            raise exc
+        tb = tb.tb_next
     code, line = frame.code, frame.line()
     source = linecache.getline(code.co_filename, line).rstrip()
     indent = len(source) - len(source.lstrip())
@@ -199,7 +205,10 @@ class InterpreterBase:
                 return self.segment.prelude(fn, args, kwargs)
             self.guard_contents(args[0])
             return value
-        return fn(*args, **kwargs)
+        value = fn(*args, **kwargs)
+        if isinstance(value, calls.CONTAINERS) and not any(value is a for a in args):
+            self._owned(value)          # a new list made here (``a[1:3]``, ``a + b``)
+        return value
 
     def outside(self, value):
         """A list / dict / set the function did not make (state that may change)."""
@@ -371,7 +380,7 @@ class InterpreterBase:
         try:
             value = cell.cell_contents
         except ValueError:
-            raise NameError(f"free variable {name!r} referenced before assignment") from None
+            raise python_errors.unbound_free(name) from None
         if not self.eager and id(cell) not in self.segment.owned:
             self.segment.add_guard(CellGuard(cell, name, value,
                                              weak=id(value) in self.segment.weak_ids))

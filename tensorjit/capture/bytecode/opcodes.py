@@ -7,7 +7,7 @@ import types
 from .values import NULL, Dynamic, SeqIter, is_tracer
 from .interpreter import SegmentEnd, _Return
 from . import calls
-from .. import breaks
+from .. import breaks, python_errors
 
 
 class CommonOpcodes:
@@ -30,8 +30,7 @@ class CommonOpcodes:
         try:
             self.push(self.frame.locals[inst.argval])
         except KeyError:
-            raise UnboundLocalError(f"local variable {inst.argval!r} referenced before "
-                                    f"assignment") from None
+            raise python_errors.unbound_local(inst.argval) from None
 
     def STORE_FAST(self, inst):
         value = self.pop()
@@ -273,7 +272,7 @@ class CommonOpcodes:
     def UNPACK_SEQUENCE(self, inst):
         items = self._materialize(self.pop())
         if len(items) != inst.arg:
-            raise ValueError(f"cannot unpack {len(items)} values into {inst.arg}")
+            raise python_errors.unpack_error(items, inst.arg)
         for item in reversed(items):
             self.push(item)
 
@@ -334,6 +333,9 @@ class CommonOpcodes:
     def _jump_or_pop(self, inst, jump_if):
         value = self.peek()
         if not self.eager and (is_tracer(value) or isinstance(value, Dynamic)):
+            # the snapshot falls through without the value; the jump outcome pushes it
+            # back (``keep``), as the instruction leaves it on the stack when it jumps
+            self.pop()
             raise SegmentEnd("branch", value=value, target=inst.argval, jump_if=jump_if,
                              keep=True, reason="'and'/'or' on a run-time value",
                              break_kind=(breaks.TENSOR_VALUE if is_tracer(value)
