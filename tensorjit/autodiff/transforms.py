@@ -58,7 +58,7 @@ def _normalize_positions(grad_position, nargs, fn_name):
     positions = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position)
     for p in positions:
         if not isinstance(p, int) or not -nargs <= p < nargs:
-            raise ValueError(f"grad of {fn_name}: grad_position {grad_position} is out of range "
+            raise IndexError(f"grad of {fn_name}: grad_position {grad_position} is out of range "
                              f"for {nargs} positional argument(s)")
     return tuple(p % nargs for p in positions)
 

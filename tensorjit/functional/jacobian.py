@@ -93,7 +93,7 @@ def _positions(grad_position, nargs, name, kind):
     positions = (grad_position,) if isinstance(grad_position, int) else grad_position
     for p in positions:
         if isinstance(p, bool) or not isinstance(p, int) or not -nargs <= p < nargs:
-            raise ValueError(f"{kind} of {name}: grad_position {grad_position} is out of "
+            raise IndexError(f"{kind} of {name}: grad_position {grad_position} is out of "
                              f"range for {nargs} positional argument(s)")
     return tuple(p % nargs for p in positions)
 

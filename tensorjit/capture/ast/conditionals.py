@@ -170,11 +170,12 @@ def _leaf_value(sub, source, aval):
     return sub.const(np.full(aval.shape, source, aval.dtype))
 
 
-def graph_if(pred_value, branch_fns, names, where, strict=False):
+def graph_if(pred_value, branch_fns, names, where, strict=False, live=()):
     """Build a ``cond`` node. ``branch_fns``: (then, else) zero-argument functions
     returning a tuple with one value per name. Returns the merged tuple. ``strict``: the
     values of an expression (``and`` / ``or``), where a number facing a tensor is an error
-    rather than a constant of the tensor's type."""
+    rather than a constant of the tensor's type. ``live``: user variables read after the
+    ``if``, which must then be assigned on both paths."""
     capture = state.capture
     pred = to_bool_tensor(pred_value, where)
     branches = [_trace_branch(capture, fn, f"{_label(where)}_{label}",
@@ -190,6 +191,11 @@ def graph_if(pred_value, branch_fns, names, where, strict=False):
                 column = [_PLACEHOLDER if u else v for u, v in zip(undefined, column)]
             else:
                 side = "true" if undefined[1] else "false"
+                if name in live:
+                    raise ControlFlowError(
+                        f"{where}: variable {name!r} is assigned only when the tensor "
+                        f"condition is {side}, and read afterwards; whether it exists "
+                        f"depends on the data (assign it on both paths)")
                 trees.append(("static", Undefined(name, f"it is assigned only when the "
                                                         f"tensor condition at {where} is "
                                                         f"{side}; assign it on both paths")))

@@ -72,10 +72,10 @@ def retval(value):
 
 # ---- statements -----------------------------------------------------------------------
 
-def if_stmt(cond, then_fn, else_fn, values):
+def if_stmt(cond, then_fn, else_fn, values, live=()):
     if is_symbolic(cond):
         return graph_if(cond, (lambda: then_fn(*values), lambda: else_fn(*values)),
-                              _names(then_fn), _where(then_fn))
+                        _names(then_fn), _where(then_fn), live=live)
     return then_fn(*values) if cond else else_fn(*values)
 
 

@@ -2,6 +2,7 @@
 is ``tj$.if_stmt(...)``), the names the rewrite reserves, and scope analysis (which names
 a block binds, which globals a function reads)."""
 import ast
+import collections
 
 # Every name the rewrite introduces contains "$", which no Python source can spell: it is
 # built as an AST node and compiled, so no user name (global, local, closure variable,
@@ -41,6 +42,16 @@ def _tuple(names, ctx=None):
 
 def _not(expr):
     return ast.UnaryOp(op=ast.Not(), operand=expr)
+
+
+def name_loads(nodes):
+    """How often each name is read in ``nodes`` (nested functions included)."""
+    loads = collections.Counter()
+    for node in nodes:
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load):
+                loads[inner.id] += 1
+    return loads
 
 
 THUNK_ARG = PREFIX + "thunk"       # marks the lambdas the rewrite makes (convert.py)

@@ -6,10 +6,11 @@ comparisons become helpers taking lambdas, every call ``f(...)`` becomes
 ``tj$.call(f, ...)``; constructs that cannot enter a graph are kept, preceded by
 ``tj$.unsupported(...)``."""
 import ast
+import collections
 
 from . import transform
 from .syntax import (_name, _helper, _call_helper, _const, _tuple, _thunk, _args, _located,
-                     assigned_names)
+                     assigned_names, name_loads)
 
 _UNSUPPORTED_STATEMENTS = {
     ast.Try: "'try' statement",
@@ -32,6 +33,7 @@ class HelperConverter(ast.NodeTransformer):
         self.first_arg = first_arg
         self.has_class_cell = has_class_cell
         self.unsupported = []         # (construct, lineno)
+        self.loads = collections.Counter()   # reads per name in the whole function
 
     # statements that cannot enter a graph
     def generic_visit(self, node):
@@ -183,13 +185,17 @@ class HelperConverter(ast.NodeTransformer):
         return _located(fn, origin)
 
     def visit_If(self, node):
+        inside = name_loads([node])
         node = super().generic_visit(node)
         n = next(self.counter)
         state = self._state(node.body + node.orelse)
+        # the names read outside this ``if`` too: a tensor ``if`` assigning one of them on
+        # one path only cannot be a graph (eagerly, the path taken decides)
+        live = [_const(name) for name in state if self.loads[name] > inside[name]]
         true_fn = self._function(f"tj$if_true_{n}", state, node.body, state, node)
         false_fn = self._function(f"tj$if_false_{n}", state, node.orelse, state, node)
         call = _call_helper("if_stmt", node.test, _name(true_fn.name), _name(false_fn.name),
-                            _tuple(state))
+                            _tuple(state), ast.Tuple(elts=live, ctx=ast.Load()))
         return [true_fn, false_fn, _located(self._bind(state, call), node)]
 
     def _bind(self, state, call):

@@ -43,7 +43,8 @@ import ast
 import itertools
 
 from .syntax import (HELPER, RET, DO_RET, _name, _call_helper, _const, _assign, _tuple,
-                     _args, _located, assigned_names, _declared, _may_return, global_reads)
+                     _args, _located, assigned_names, _declared, _may_return, global_reads,
+                     name_loads)
 from .lower_jumps import JumpLowering
 from .to_helpers import HelperConverter
 
@@ -128,6 +129,7 @@ def _convert_def(node, counter, has_class_cell, segmented=False):
         body = [init] + body
     converter = HelperConverter(counter, declared_global, declared_nonlocal, first_arg,
                            has_class_cell)
+    converter.loads = name_loads(body)
     groups = []
     for stmt in body:
         out = converter.visit(stmt)

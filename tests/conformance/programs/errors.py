@@ -138,8 +138,8 @@ def branches_assign_different_dtypes(x):
     return y
 
 
-@program(T(1.0), eager=False)
-@program(T(-1.0), eager=False)
+@program(T(1.0))
+@program(T(-1.0))
 def variable_defined_in_one_branch(x):
     if x > 0:
         y = x * 2
