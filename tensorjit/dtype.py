@@ -67,6 +67,11 @@ def as_dtype(dtype):
     return result
 
 
+def smallest_subnormal(dtype):
+    """The smallest positive value of a float dtype."""
+    return (ml_dtypes.finfo(dtype) if dtype == bfloat16 else np.finfo(dtype)).smallest_subnormal
+
+
 def is_float(dtype):
     return dtype in FLOAT_DTYPES
 

@@ -39,10 +39,12 @@ class Sample:
 
     ``smooth``: the op is differentiable around these inputs, so finite differences are a
     reference for its gradient (edge values, kinks and ties are not)."""
-    __slots__ = ("args", "kwargs", "label", "smooth")
+    __slots__ = ("args", "kwargs", "label", "smooth", "raises")
 
-    def __init__(self, *args, label="", smooth=True, **kwargs):
-        self.args, self.kwargs, self.label, self.smooth = args, kwargs, label, smooth
+    def __init__(self, *args, label="", smooth=True, raises=None, **kwargs):
+        self.args, self.kwargs, self.label = args, kwargs, label
+        # ``raises``: the op must refuse these inputs with this exception type
+        self.smooth, self.raises = smooth and raises is None, raises
 
     def arrays(self):
         return [a for a in self.args if isinstance(a, np.ndarray)]
@@ -69,6 +71,14 @@ class Kink:
         self.sample, self.grads, self.why, self.torch = sample, grads, why, torch
 
 
+class ErrorCase:
+    """Inputs the op must refuse with ``exc`` whose message contains ``match`` (the op's
+    name): eagerly and in every capture mode and level."""
+
+    def __init__(self, sample, exc, match, why):
+        self.sample, self.exc, self.match, self.why = sample, exc, match, why
+
+
 class Differs:
     """Where PyTorch gives another answer and we keep ours: ``why``, and ``where(*args)``
     the mask of the positions concerned (elementwise ops; None: the whole sample)."""
@@ -80,7 +90,8 @@ class Differs:
         if self.where is None:
             return np.ones(shape, bool)
         args = [a for a in sample.args if isinstance(a, np.ndarray)]
-        return np.broadcast_to(self.where(*args), shape)
+        with np.errstate(all="ignore"):
+            return np.broadcast_to(self.where(*args), shape)
 
 
 class OpInfo:
@@ -88,7 +99,7 @@ class OpInfo:
                  result=None, tol=None, grad=True, grad_samples=None, nondiff=(), kinks=(),
                  torch=None, torch_grad=True, ms="", notes=None, method=None, aliases=(),
                  fuzz=True, check=None, signed_zeros=True, random=False, fd=(1e-6, 1e-6),
-                 torch_differs=None):
+                 torch_differs=None, promotes=False, errors=(), ref_differs=None):
         self.name = name
         self.op = op if op is not None else getattr(tj.ops, name)
         self.prims = tuple(prims if prims is not None else
@@ -115,6 +126,10 @@ class OpInfo:
         self.fd = fd                     # (step, tolerance) of the finite-difference check
         # where PyTorch differs on purpose: {"value:<label>" | "grad:<label>": Differs}
         self.torch_differs = dict(torch_differs or {})
+        # where the NumPy reference differs on purpose: {"<sample label>": Differs}
+        self.ref_differs = dict(ref_differs or {})
+        self.promotes = promotes         # operands of different dtypes are promoted (binary)
+        self.errors = tuple(errors)      # inputs the op must refuse, in every capture mode
 
     def __repr__(self):
         return self.name
@@ -129,6 +144,8 @@ class OpInfo:
     def gradient_samples(self, full=False):
         if self.grad_samples is not None:
             return list(self.grad_samples(self.rng("grad"), full))
+        if dt.float64 not in self.dtypes:
+            return []
         return [s for s in self.samples_for(dt.float64, full) if s.smooth]
 
     def result_dtypes(self, sample):
@@ -186,9 +203,10 @@ def int64_result(*dtypes, **_):
 
 
 def accumulate(*dtypes, **_):
-    """Sums and products: bool and integers accumulate in int64, floats in their dtype."""
+    """Sums and products: bool and integers narrower than 64 bits accumulate in int64,
+    the rest in their own dtype."""
     d = dtypes[0]
-    return d if dt.is_float(d) else dt.int64
+    return dt.int64 if d == dt.bool_ or (dt.is_int(d) and d.itemsize < 8) else d
 
 
 # ---- running and comparing ----------------------------------------------------------------

@@ -65,6 +65,8 @@ def finite_difference_problems(entry, sample, rng, eps=1e-6, tol=1e-6):
     cts = cotangents(entry, sample, rng)
     if not any(c is not None for c in cts):
         return []
+    if not np.isfinite(objective_value(entry, sample, sample.args, cts)):
+        return []      # NaN / inf outputs (a mean over an empty axis): no derivative to take
     grads = analytic(entry, sample, cts)
     problems = []
     for g, p in zip(grads, diff_positions(entry, sample)):

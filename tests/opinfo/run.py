@@ -40,14 +40,22 @@ def check_sample(entry, sample):
     try:
         got = call(entry, sample)
     except Exception as exc:
+        if sample.raises is not None and isinstance(exc, sample.raises):
+            return None
         return f"raised {type(exc).__name__}: {exc}"
+    if sample.raises is not None:
+        return f"returned instead of raising {sample.raises.__name__}"
     if entry.check is not None:
         return entry.check(entry, sample, got)
     want = reference(entry, sample)
     dtypes = entry.result_dtypes(sample)
     if len(got) != len(want) or len(dtypes) != len(got):
         return f"{len(got)} results; the reference has {len(want)}, the dtype rule {len(dtypes)}"
+    differs = entry.ref_differs.get(sample.label)
     for k, (g, w, d) in enumerate(zip(got, want, dtypes)):
+        if differs is not None and g.shape == np.shape(w):
+            keep = ~differs.mask(sample, g.shape)
+            g, w = g[keep], np.asarray(w)[keep]
         rtol, atol = entry.tolerance(d)
         problem = compare(g, w, d, rtol, atol, entry.signed_zeros)
         if problem:

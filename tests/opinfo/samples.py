@@ -32,6 +32,18 @@ def specials(dtype):
     return np.array(values, np.float64).astype(dtype)
 
 
+def extreme(*arrays):
+    """Where any operand is not an ordinary number: NaN, +-inf, +-0, subnormal or tiny,
+    or so large that squaring or dividing by a small number overflows. PyTorch's formulas
+    for gradients (and some values) round differently there; the table compares with it
+    only elsewhere and says so."""
+    mask = False
+    for a in arrays:
+        a = np.asarray(a, np.float64)
+        mask = mask | ~np.isfinite(a) | (np.abs(a) < 1e-30) | (np.abs(a) > 1e30)
+    return mask
+
+
 def random(rng, shape, dtype, lo=-2.0, hi=2.0):
     """Random values of ``dtype``: uniform in [lo, hi) for floats, integers in [lo, hi]
     (clipped to the dtype's range) for integers, coin flips for bool."""
@@ -120,30 +132,40 @@ def edge_rows(dtype, width=3):
 
 
 def reduction(domain=(-2.0, 2.0), int_domain=(-5, 5), keepdims=True, multi_axis=True,
-              empty_axis=True, edges=True, axis_none=True):
+              empty_axis=True, edges=True, axis_none=True, empty_raises=None, extra=None):
     """Reductions called as ``op(x, axis, keepdims)``: every axis form (None, int,
-    negative, tuple), keepdims, 0-d, empty inputs, a reduction over an empty axis and
-    rows of edge values."""
+    negative, tuple), keepdims, 0-d, empty inputs, a reduction over an empty axis (which
+    must raise ``empty_raises`` when given) and rows of edge values. ``extra``: keyword
+    arguments added to every sample (``dict(ddof=1)``), or a list of such dicts, each
+    giving its own samples."""
+    extras = extra if isinstance(extra, list) else [extra or {}]
+
     def make(dtype, rng, full):
         lo, hi = domain if dt.is_float(dtype) or dtype == dt.bool_ else \
             _int_range(dtype, int_domain)
+        out = []
+        for kw in extras:
+            tag = "".join(f" {k}={v}" for k, v in kw.items())
 
-        def s(shape, axis, keep=False, label="", smooth=True):
-            args = (random(rng, shape, dtype, lo, hi), axis) + ((keep,) if keepdims else ())
-            return Sample(*args, label=label or f"{shape} axis={axis}", smooth=smooth)
-        out = [s((3, 4), 1), s((3, 4), 0, True), s((3, 4), -1), s((5,), 0, label="vector")]
-        if axis_none:
-            out += [s((3, 4), None), s((), None, label="0-d")]
-        if multi_axis:
-            out.append(s((2, 3, 4), (0, 2), label="axes (0, 2)"))
-        if empty_axis:
-            out += [s((2, 0), 1, label="empty axis"), s((2, 0), 0, label="over a non-empty axis of an empty tensor")]
-        if edges:
-            out.append(Sample(edge_rows(dtype), 1, *((False,) if keepdims else ()),
-                              label="edge rows", smooth=False))
-        if full:
-            out += [s((4, 5, 6), 1, label="3-d"), s((2, 3, 4), (1, 2), True, label="3-d keepdims"),
-                    s((300,), 0, label="long")]
+            def s(shape, axis, keep=False, label="", smooth=True, raises=None, values=None):
+                x = random(rng, shape, dtype, lo, hi) if values is None else values
+                args = (x, axis) + ((keep,) if keepdims else ())
+                return Sample(*args, label=(label or f"{shape} axis={axis}") + tag,
+                              smooth=smooth, raises=raises, **kw)
+            out += [s((3, 4), 1), s((3, 4), 0, True), s((3, 4), -1), s((5,), 0, label="vector")]
+            if axis_none:
+                out += [s((3, 4), None), s((), None, label="0-d")]
+            if multi_axis:
+                out.append(s((2, 3, 4), (0, 2), label="axes (0, 2)"))
+            if empty_axis:
+                out += [s((2, 0), 1, label="empty axis", raises=empty_raises),
+                        s((2, 0), 0, label="over a non-empty axis of an empty tensor")]
+            if edges:
+                out.append(s(None, 1, label="edge rows", smooth=False, values=edge_rows(dtype)))
+            if full:
+                out += [s((4, 5, 6), 1, label="3-d"), s((2, 3, 4), (1, 2), True,
+                                                         label="3-d keepdims"),
+                        s((300,), 0, label="long")]
         return out
     return make
 

@@ -79,8 +79,10 @@ def test_tensor_methods_give_the_functions_result(entry):
     dtype = np.dtype(np.float32) if np.dtype(np.float32) in entry.dtypes else entry.dtypes[0]
     sample = entry.samples_for(dtype)[0]
     tensors = sample.tensors()
-    method = getattr(tensors[0], entry.method)
-    got = method(*tensors[1:], **sample.kwargs)
+    if callable(entry.method):         # a method whose signature is not the function's
+        got = entry.method(*tensors, **sample.kwargs)
+    else:
+        got = getattr(tensors[0], entry.method)(*tensors[1:], **sample.kwargs)
     want = call(entry, sample)
     got = got if isinstance(got, (tuple, list)) else (got,)
     for g, w in zip(got, want):
