@@ -46,20 +46,46 @@ class Sample:
         # ``raises``: the op must refuse these inputs with this exception type
         self.smooth, self.raises = smooth and raises is None, raises
 
+    def leaves(self):
+        """The ndarrays among the arguments (in lists and tuples too), in order."""
+        out = []
+        _walk(self.args, out.append)
+        return out
+
     def arrays(self):
-        return [a for a in self.args if isinstance(a, np.ndarray)]
+        return self.leaves()
+
+    def build(self, leaf):
+        """The arguments with each ndarray ``a`` (the ``i``-th leaf) replaced by
+        ``leaf(a, i)``."""
+        counter = iter(range(1 << 30))
+        return list(_walk(self.args, lambda a: leaf(a, next(counter))))
 
     def tensors(self):
-        return [tj.Tensor(a) if isinstance(a, np.ndarray) else a for a in self.args]
+        return self.build(lambda a, i: tj.Tensor(a))
 
     def describe(self):
-        parts = [f"{a.dtype}{list(a.shape)}" if isinstance(a, np.ndarray) else repr(a)
+        parts = [repr(_walk(a, lambda v: _Shown(f"{v.dtype}{list(v.shape)}")))
                  for a in self.args]
         parts += [f"{k}={v!r}" for k, v in self.kwargs.items()]
         return f"{self.label or 'sample'}({', '.join(parts)})"
 
     def __repr__(self):
         return self.describe()
+
+
+class _Shown(str):
+    def __repr__(self):
+        return str(self)
+
+
+def _walk(value, fn):
+    """``value`` with every ndarray replaced by ``fn(ndarray)`` (lists and tuples rebuilt)."""
+    if isinstance(value, np.ndarray):
+        return fn(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_walk(v, fn) for v in value)
+    return value
 
 
 class Kink:
@@ -89,7 +115,7 @@ class Differs:
     def mask(self, sample, shape):
         if self.where is None:
             return np.ones(shape, bool)
-        args = [a for a in sample.args if isinstance(a, np.ndarray)]
+        args = sample.leaves()
         with np.errstate(all="ignore"):
             return np.broadcast_to(self.where(*args), shape)
 
@@ -99,7 +125,8 @@ class OpInfo:
                  result=None, tol=None, grad=True, grad_samples=None, nondiff=(), kinks=(),
                  torch=None, torch_grad=True, ms="", notes=None, method=None, aliases=(),
                  fuzz=True, check=None, signed_zeros=True, random=False, fd=(1e-6, 1e-6),
-                 torch_differs=None, promotes=False, errors=(), ref_differs=None):
+                 torch_differs=None, promotes=False, errors=(), ref_differs=None,
+                 weak_scalars=True):
         self.name = name
         self.op = op if op is not None else getattr(tj.ops, name)
         self.prims = tuple(prims if prims is not None else
@@ -129,6 +156,7 @@ class OpInfo:
         # where the NumPy reference differs on purpose: {"<sample label>": Differs}
         self.ref_differs = dict(ref_differs or {})
         self.promotes = promotes         # operands of different dtypes are promoted (binary)
+        self.weak_scalars = weak_scalars and promotes     # and so are Python numbers
         self.errors = tuple(errors)      # inputs the op must refuse, in every capture mode
 
     def __repr__(self):
@@ -143,14 +171,14 @@ class OpInfo:
 
     def gradient_samples(self, full=False):
         if self.grad_samples is not None:
-            return list(self.grad_samples(self.rng("grad"), full))
+            return [s for s in self.grad_samples(self.rng("grad"), full) if s.smooth]
         if dt.float64 not in self.dtypes:
             return []
         return [s for s in self.samples_for(dt.float64, full) if s.smooth]
 
     def result_dtypes(self, sample):
         """The dtypes the op must return for ``sample`` (a tuple, one per result)."""
-        in_dtypes = [a.dtype for a in sample.args if isinstance(a, np.ndarray)]
+        in_dtypes = [a.dtype for a in sample.leaves()]
         if self.result is None:
             out = in_dtypes[0]
             for d in in_dtypes[1:]:

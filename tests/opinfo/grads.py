@@ -10,9 +10,9 @@ from .run import quiet
 
 
 def diff_positions(entry, sample):
-    """The arguments differentiated: float64 arrays the entry does not mark ``nondiff``."""
-    return [i for i, a in enumerate(sample.args)
-            if isinstance(a, np.ndarray) and a.dtype == np.float64 and i not in entry.nondiff]
+    """The leaves differentiated: float64 arrays the entry does not mark ``nondiff``."""
+    return [i for i, a in enumerate(sample.leaves())
+            if a.dtype == np.float64 and i not in entry.nondiff]
 
 
 def outputs(entry, sample, args=None):
@@ -28,9 +28,9 @@ def cotangents(entry, sample, rng):
             for o in outputs(entry, sample)]
 
 
-def objective_value(entry, sample, arrays, cts):
-    """<op(arrays), cts> in float64 (finite differences evaluate this)."""
-    args = [tj.Tensor(a) if isinstance(a, np.ndarray) else a for a in arrays]
+def objective_value(entry, sample, leaves, cts):
+    """<op(leaves), cts> in float64 (finite differences evaluate this)."""
+    args = sample.build(lambda a, i: tj.Tensor(leaves[i]))
     total = 0.0
     for o, c in zip(outputs(entry, sample, args), cts):
         if c is not None:
@@ -43,18 +43,18 @@ def analytic(entry, sample, cts):
     positions = diff_positions(entry, sample)
 
     def objective(*xs):
-        args = sample.tensors()
-        for p, x in zip(positions, xs):
-            args[p] = x
+        given = dict(zip(positions, xs))
+        args = sample.build(lambda a, i: given[i] if i in given else tj.Tensor(a))
         total = None
         for o, c in zip(outputs(entry, sample, args), cts):
             if c is not None:
                 term = tj.ops.sum(o * tj.Tensor(c))
                 total = term if total is None else total + term
         return total
+    leaves = sample.leaves()
     with quiet():
         grads = tj.grad(objective, grad_position=tuple(range(len(positions))))(
-            *[tj.Tensor(sample.args[p]) for p in positions])
+            *[tj.Tensor(leaves[p]) for p in positions])
     grads = grads if isinstance(grads, tuple) else (grads,)
     return [g.asnumpy() for g in grads]
 
@@ -65,12 +65,13 @@ def finite_difference_problems(entry, sample, rng, eps=1e-6, tol=1e-6):
     cts = cotangents(entry, sample, rng)
     if not any(c is not None for c in cts):
         return []
-    if not np.isfinite(objective_value(entry, sample, sample.args, cts)):
+    leaves = sample.leaves()
+    if not np.isfinite(objective_value(entry, sample, leaves, cts)):
         return []      # NaN / inf outputs (a mean over an empty axis): no derivative to take
     grads = analytic(entry, sample, cts)
     problems = []
     for g, p in zip(grads, diff_positions(entry, sample)):
-        a = sample.args[p]
+        a = leaves[p]
         if g.shape != a.shape or g.dtype != a.dtype:
             problems.append(f"input {p}: gradient {g.dtype}{list(g.shape)} for a "
                             f"{a.dtype}{list(a.shape)} input")
@@ -79,9 +80,9 @@ def finite_difference_problems(entry, sample, rng, eps=1e-6, tol=1e-6):
             direction = np.asarray(rng.standard_normal(a.shape))
             moved = []
             for sign in (1, -1):
-                arrays = list(sample.args)
-                arrays[p] = np.asarray(a + sign * eps * direction)
-                moved.append(objective_value(entry, sample, arrays, cts))
+                shifted = list(leaves)
+                shifted[p] = np.asarray(a + sign * eps * direction)
+                moved.append(objective_value(entry, sample, shifted, cts))
             numeric = (moved[0] - moved[1]) / (2 * eps)
             exact = float(np.sum(g * direction))
             if not abs(numeric - exact) <= tol * (1 + abs(numeric)):

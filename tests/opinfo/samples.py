@@ -187,3 +187,32 @@ def grad_unary(domain=(-2.0, 2.0)):
                 Sample(np.asarray(rng.uniform(*domain, ())), label="0-d"),
                 Sample(np.zeros((0,)), label="empty")]
     return make
+
+
+def mixed(rng, shape, dtype):
+    """Random values of ``dtype`` with its edge values written over the first elements:
+    ops that only move data (shapes, indexing) must move NaN, -0.0 and limits intact."""
+    out = random(rng, shape, dtype)
+    if out.size:
+        flat = out.reshape(-1)
+        e = specials(dtype)[:flat.size]
+        flat[:e.size] = rng.permutation(e)
+    return out
+
+
+def structural(build):
+    """Samples of ops that move data: ``build(arr, full)`` returns ``(label, args, kwargs)``
+    cases, ``arr(*shape)`` making an operand. Values are ``mixed`` (edge values included);
+    the float64 gradient samples are the same cases with plain random values."""
+    def samples(dtype, rng, full):
+        return [Sample(*args, label=label, smooth=False, **kw)
+                for label, args, kw in build(lambda *shape: mixed(rng, shape, dtype), full)]
+
+    def grad_samples(rng, full):
+        return [Sample(*args, label=label, **kw)
+                for label, args, kw in build(lambda *shape: rng.standard_normal(shape), full)]
+    return dict(samples=samples, grad_samples=grad_samples)
+
+
+def case(label, *args, **kwargs):
+    return label, args, kwargs

@@ -41,22 +41,27 @@ def from_torch(value):
 def values(entry, sample):
     """PyTorch's results for ``sample`` as a list of ndarrays."""
     with quiet(), torch.no_grad():
-        out = entry.torch(torch, *[to_torch(a) for a in sample.args], **sample.kwargs)
+        out = entry.torch(torch, *sample.build(lambda a, i: to_torch(a)), **sample.kwargs)
     out = from_torch(out)
     return out if isinstance(out, list) else [out]
 
 
 def gradients(entry, sample, positions, cts):
-    """PyTorch's gradients of ``sum_k <out_k, ct_k>`` for the arguments at ``positions``."""
-    args = [to_torch(a, requires_grad=i in positions) for i, a in enumerate(sample.args)]
+    """PyTorch's gradients of ``sum_k <out_k, ct_k>`` for the leaves at ``positions``."""
+    leaves = {}
+
+    def leaf(a, i):
+        leaves[i] = to_torch(a, requires_grad=i in positions)
+        return leaves[i]
+    args = sample.build(leaf)
     with quiet():
         out = entry.torch(torch, *args, **sample.kwargs)
         outs = list(out) if isinstance(out, (tuple, list)) else [out]
         total = sum((o * torch.from_numpy(np.asarray(c))).sum()
                     for o, c in zip(outs, cts) if c is not None)
-        grads = torch.autograd.grad(total, [args[p] for p in positions], allow_unused=True)
-    return [np.zeros(sample.args[p].shape) if g is None else g.numpy()
-            for g, p in zip(grads, positions)]
+        grads = torch.autograd.grad(total, [leaves[p] for p in positions], allow_unused=True)
+    shapes = [a.shape for a in sample.leaves()]
+    return [np.zeros(shapes[p]) if g is None else g.numpy() for g, p in zip(grads, positions)]
 
 
 def ours(entry, sample):
