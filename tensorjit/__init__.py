@@ -10,5 +10,7 @@ from . import nn
 from .jit import jit, make_ir, explain, mutable, JitSyntaxError
 from . import context
 from .context import set_context, get_context, GRAPH_MODE, PYNATIVE_MODE
+from .context import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,
+                      reset_auto_parallel_context)
 
 __version__ = "0.1.0"

@@ -5,6 +5,7 @@
     python -m tensorjit.bench conv --size seed            # the seed's size, 3 iterations
     python -m tensorjit.bench attention --rows seed --peers torch,jax
     python -m tensorjit.bench fusion          # O1's fusion targets, alternated (fusion.py)
+    python -m tensorjit.bench data_parallel   # ResNet-18 on 1 and 2 MPI ranks (data_parallel.py)
 
 Every row is checked against eager before it is timed (WRONG rows are not timed); rows
 whose configuration is not built yet show "not available". Results go to a JSON file and,
@@ -154,6 +155,9 @@ def main(argv=None):
     if argv[:1] == ["fusion"]:              # its own options: bench/fusion.py
         from . import fusion
         return fusion.main(argv[1:])
+    if argv[:1] == ["data_parallel"]:       # its own options: bench/data_parallel.py
+        from . import data_parallel
+        return data_parallel.main(argv[1:])
     args = parse_args(argv)
     if args.threads is not None:
         _limit_threads(args.threads, argv)

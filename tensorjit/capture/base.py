@@ -26,8 +26,9 @@ from ..tensor import Tensor, Parameter
 
 from .user_code import is_user_code, is_internal_module
 
-# the bytecode interpreter reads shapes on behalf of the user's code it runs
-_USER_PROXIES = ("tensorjit.capture.bytecode",)
+# the bytecode interpreter and ast's runtime helpers (`len`, `for` over a tensor) read shapes
+# on behalf of the user's code they run
+_USER_PROXIES = ("tensorjit.capture.bytecode", "tensorjit.capture.ast.runtime")
 
 
 class ConcretizationError(Exception):

@@ -19,7 +19,7 @@ from ..passes.pipeline import optimize
 from .. import backend as backends
 from ..nn.cell import STATE_VERSION
 from ..capture import capture_graph, CaptureRequest, NOT_RUN
-from ..capture.guards import first_failure
+from ..capture.guards import first_failure, Never
 from .cache import CACHE, function_key
 from .signature import call_signature
 from . import dispatch
@@ -109,6 +109,7 @@ class JitFunction:
         # descriptions of recent guard failures that caused a retry
         self.guard_failures = collections.deque(maxlen=KEPT_EVENTS)
         self._warned = False
+        self._warned_dynamic = False
         self.hot_entry = None
         self.hot_installs = 0
         self.last_entry = None
@@ -237,7 +238,8 @@ class JitFunction:
         start = time.perf_counter()
         entry, result = self.compile(struct, leaves, shapes, run=True)
         STATS["compiles"] += 1
-        CACHE.add(key, entry)
+        if not any(isinstance(g, Never) for g in entry.python_guards):
+            CACHE.add(key, entry)            # (an entry that is never valid again is not kept)
         self.last_entry = entry
         self._record(CompileEvent(reason, time.perf_counter() - start))
         self._warn_if_recompiling()
@@ -257,11 +259,17 @@ class JitFunction:
         first call and its results are returned; otherwise parameters are restored."""
         captured = capture_graph(self.request, struct, leaves, run=run)
         if captured.program is not None:
+            if self.opts.dynamic:
+                self._warn_shape_specific(captured.info, shapes, "it has graph breaks")
             entry = Entry(captured.graph, captured.executable, captured.out_struct, shapes,
                           captured.info, captured.program)
         else:
             executable = captured.executable or self.compile_graph(captured.graph)
             generic = executable.shape_generic and not captured.info.shape_dependent
+            if self.opts.dynamic is False:
+                generic = False                  # static shapes: one graph per shape
+            elif self.opts.dynamic and not generic:
+                self._warn_shape_specific(captured.info, shapes)
             entry = Entry(captured.graph, executable, captured.out_struct,
                           None if generic else shapes, captured.info)
         if captured.result is NOT_RUN:
@@ -269,6 +277,20 @@ class JitFunction:
                 self.last_entry = entry
             return entry, (entry.run(leaves) if run else None)
         return entry, captured.result
+
+    def _warn_shape_specific(self, info, shapes, why=None):
+        """dynamic=True, but this graph serves only these input shapes: say so once."""
+        if self._warned_dynamic:
+            return
+        self._warned_dynamic = True
+        why = why or ("its code reads tensor shapes" if info.shape_dependent else
+                      "it uses kernels specialized to shapes (reshape / broadcast targets, "
+                      "shaped constants)")
+        warnings.warn(
+            f"tensorjit: dynamic=True, but {self.name}'s graph is specialized to the input "
+            f"shapes {list(shapes)} because {why}; each new shape compiles again "
+            f"(shapes read in Python are not symbolic yet). Functions that never read "
+            f"shapes get one graph for every shape.", RuntimeWarning, stacklevel=5)
 
     def compile_graph(self, graph, name=None):
         """Optimize ``graph`` at this function's jit_level and compile it with its backend

@@ -10,6 +10,7 @@ from .loss import (LossBase, MSELoss, L1Loss, SmoothL1Loss, SoftmaxCrossEntropyW
                    CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss)
 from .optim import Optimizer, SGD, Momentum, Adam
 from .wrap import WithLossCell, TrainOneStepCell
+from .parallel import DistributedGradReducer
 from . import initializer
 
 __all__ = [
@@ -21,4 +22,5 @@ __all__ = [
     "LossBase", "MSELoss", "L1Loss", "SmoothL1Loss", "SoftmaxCrossEntropyWithLogits",
     "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss",
     "Optimizer", "SGD", "Momentum", "Adam", "WithLossCell", "TrainOneStepCell", "initializer",
+    "DistributedGradReducer",
 ]

@@ -6,6 +6,7 @@ from .. import ops
 from ..autodiff import value_and_grad
 from .cell import Cell
 from .optim.optimizer import Optimizer
+from .parallel import DistributedGradReducer, data_parallel_group_size
 
 __all__ = ["WithLossCell", "TrainOneStepCell"]
 
@@ -35,7 +36,8 @@ class WithLossCell(Cell):
 
 class TrainOneStepCell(Cell):
     """One training step: the loss of ``network(*inputs)``, its gradients with respect to
-    ``optimizer.parameters`` (scaled by ``sens``), and the optimizer update. Returns the
+    ``optimizer.parameters`` (scaled by ``sens``; reduced across ranks under
+    ``ParallelMode.DATA_PARALLEL``), and the optimizer update. Returns the
     loss (and the gradients with ``return_grad=True``)."""
 
     def __init__(self, network, optimizer, sens=1.0, return_grad=False):
@@ -56,12 +58,17 @@ class TrainOneStepCell(Cell):
         self.sens = float(sens)
         self.return_grad = bool(return_grad)
         self.grad_fn = value_and_grad(self.network, None, self.weights)
+        # MindSpore: under DATA_PARALLEL the step reduces gradients across ranks
+        self.reducer_flag = data_parallel_group_size() > 1
+        self.grad_reducer = DistributedGradReducer(self.weights) if self.reducer_flag else None
 
     def construct(self, *inputs):
         loss, grads = self.grad_fn(*inputs)
         if self.sens != 1.0:
             # The gradient of (sens * loss): the sensitivity scales every gradient.
             grads = tuple(ops.mul(g, self.sens) for g in grads)
+        if self.reducer_flag:
+            grads = self.grad_reducer(grads)
         loss = ops.depend(loss, self.optimizer(grads))
         if self.return_grad:
             return loss, grads

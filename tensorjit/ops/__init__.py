@@ -21,6 +21,8 @@ from .random import dropout, set_seed, rand, randn, randint
 from .loss import (nll_loss, cross_entropy, softmax_cross_entropy_with_logits, mse_loss,
                    l1_loss, smooth_l1_loss, binary_cross_entropy_with_logits)
 from .effects import runtime_print
+from .collective import (ReduceOp, AllReduce, AllGather, ReduceScatter, Broadcast, Barrier,
+                         all_reduce, all_gather, reduce_scatter, broadcast, reduce, barrier)
 from . import tensor_methods as _tensor_methods  # noqa: F401  (installs Tensor operators)
 
 

@@ -18,7 +18,7 @@ LAYERS = [
     ("passes", "backend", "nn"),                    # passes; codegen, GE, numba; layers
     ("capture",),                                   # trace, ast, bytecode
     ("jit",),                                       # options, dispatch, cache, explain
-    ("communication", "tools", "bench", "__init__"),  # top
+    ("communication", "run", "tools", "bench", "__init__"),  # top
 ]
 PACKAGE_DIR = os.path.dirname(tensorjit.__file__)
 

@@ -19,6 +19,8 @@ from tensorjit.ops import PRIMITIVES, Primitive
 
 from .helpers import is_floating
 
+_WORLD = "hccl_world_group"
+
 F64 = np.float64
 
 
@@ -260,7 +262,17 @@ SAMPLES = {
     "while_loop_effect": [C(rn(3), rn(3), const(np.int64(1)), params=_while_params)],
     "while_grad": [C(rn(3), rn(3), const(np.int64(0)), rn(3), const(np.int64(0)),
                      params=_while_grad_params)],
+    # collectives, on the one-process world (tests/communication runs them on 2 ranks)
+    "all_reduce": [C(rn(3, 4), rn(2), params=dict(op="sum", group=_WORLD, size=1))],
+    "all_gather": [C(rn(2, 3), params=dict(group=_WORLD, size=1))],
+    "reduce_scatter": [C(rn(2, 3), params=dict(op="sum", group=_WORLD, size=1))],
+    "broadcast": [C(rn(2, 3), params=dict(root=0, group=_WORLD, size=1))],
+    "reduce": [C(rn(2, 3), params=dict(root=0, op="sum", group=_WORLD, size=1))],
     # ---- samples for the primitives in NON_DIFFERENTIABLE (their VJP must be None/0)
+    "barrier": [C(params=dict(group=_WORLD, size=1), integer_only=True)],
+    "all_reduce_start": [C(rn(3), rn(2, 2), params=dict(op="sum", group=_WORLD, size=1))],
+    "all_reduce_wait": [C(rn(7), params=dict(shapes=((3,), (2, 2)), op="sum", group=_WORLD,
+                                             size=1))],
     "sign": [C(away(3, 4))],
     "floor": [C(rn(3, 4))],
     "ceil": [C(rn(3, 4))],
@@ -307,6 +319,7 @@ NON_DIFFERENTIABLE = {
     "argmax", "argmin", "reduce_any", "reduce_all",
     "stop_gradient", "full", "random_uniform", "random_normal",
     "assign", "print", "guard",
+    "barrier", "all_reduce_start", "all_reduce_wait",
 }
 
 HOW_TO_ADD = (

@@ -59,12 +59,16 @@ class Frame:
         self.ip = self.index_of[offset]
 
     def location(self):
+        return f"{self.code.co_filename}:{self.line()}"
+
+    def line(self):
+        """The line of the instruction being interpreted."""
         index = min(max(self.ip - 1, 0), len(self.insts) - 1)
         for inst in reversed(self.insts[:index + 1]):
             line = instruction_line(inst)
             if line:
-                return f"{self.code.co_filename}:{line}"
-        return f"{self.code.co_filename}:{self.code.co_firstlineno}"
+                return line
+        return self.code.co_firstlineno
 
 
 class FrameSnapshot:

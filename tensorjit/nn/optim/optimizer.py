@@ -22,6 +22,7 @@ import numpy as np
 from ... import ops
 from ...tensor import Tensor, Parameter
 from ..cell import Cell, ParameterTuple
+from .. import parallel
 
 __all__ = ["Optimizer"]
 
@@ -71,6 +72,8 @@ class Optimizer(Cell):
         # reads and advances it at run time (it drives dynamic learning rates).
         self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step",
                                      requires_grad=False)
+        # data parallel: every rank starts from rank 0's weights (nn/parallel.py)
+        parallel.broadcast_if_data_parallel(self.parameters)
 
     # ---- construction helpers ---------------------------------------------------------
     def _check_weight_decay(self, weight_decay):
@@ -180,7 +183,14 @@ class Optimizer(Cell):
                 shape = tuple(g.shape) if isinstance(g, Tensor) else type(g).__name__
                 raise ValueError(f"{who}: the gradient of parameter {p.name!r} has shape "
                                  f"{shape}, expected {tuple(p.shape)}")
-        return gradients
+        return self._reduce_across_ranks(gradients)
+
+    def _reduce_across_ranks(self, gradients):
+        """Data parallel with no ``DistributedGradReducer`` made for these parameters:
+        the optimizer reduces the gradients itself (nn/parallel.py)."""
+        if parallel.data_parallel_group_size() == 1 or parallel.has_reducer(self.parameters):
+            return gradients
+        return parallel.reduce_gradients(gradients)
 
     def decay_weight(self, gradients):
         """``g + weight_decay * param`` for the parameters that decay."""

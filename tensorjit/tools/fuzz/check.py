@@ -144,12 +144,10 @@ def ill_conditioned(fn, arrays, expected):
 
 
 def _state_problems(got, want, config):
-    problems = []
-    if got[:2] != want[:2]:
-        problems.append(f"globals after the call: {got[:2]} != eager {want[:2]}")
-    if got[2] != want[2] and config["capture_mode"] != "trace":
-        problems.append(f"LOG after the call: {got[2]} != eager {want[2]}")
-    return problems
+    if got != want:
+        return [f"Python state after the call (SCALE, OFFSET, LOG, CFG.scale, CFG.calls, "
+                f"TABLE): {got} != eager {want}"]
+    return []
 
 
 def _ill_conditioned(fn, arrays, expected, state):
@@ -166,7 +164,7 @@ def check_program(program, configs=CONFIGS, timeout=60.0):
     """Run ``program`` eagerly and under each configuration; returns the mismatches. A
     program with Python state (``programs.STATE_HEADER``) starts each run from the same
     state, has its globals rebound before each call, and its state after each call must
-    be eager's (trace is excused the list it cannot append to: it says so when capturing)."""
+    be eager's in every mode."""
     fn = program.fn
     sets = program.input_sets
     order = [i for i in CALL_ORDER if i < len(sets)]
