@@ -59,7 +59,10 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
 
 
 def elu(input_x, alpha=1.0):
-    return where(gt(input_x, 0), input_x, mul(expm1(input_x), alpha))
+    # expm1 of the positive side is never used; computing it on 0 there keeps its gradient
+    # (0 * exp(x), NaN once exp(x) overflows) out of the result
+    negative = where(gt(input_x, 0), zeros_like(input_x), input_x)
+    return where(gt(input_x, 0), input_x, mul(expm1(negative), alpha))
 
 
 def mish(x):
