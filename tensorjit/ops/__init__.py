@@ -20,6 +20,7 @@ from .normalization import softmax, log_softmax, batch_norm, layer_norm
 from .random import dropout, set_seed, rand, randn, randint
 from .loss import (nll_loss, cross_entropy, softmax_cross_entropy_with_logits, mse_loss,
                    l1_loss, smooth_l1_loss, binary_cross_entropy_with_logits)
+from .cumulative import cumsum, cumprod, cummax, cummin, logcumsumexp
 from .effects import runtime_print
 from .collective import (ReduceOp, AllReduce, AllGather, ReduceScatter, Broadcast, Barrier,
                          all_reduce, all_gather, reduce_scatter, broadcast, reduce, barrier)

@@ -126,7 +126,7 @@ class OpInfo:
                  torch=None, torch_grad=True, ms="", notes=None, method=None, aliases=(),
                  fuzz=True, check=None, signed_zeros=True, random=False, fd=(1e-6, 1e-6),
                  torch_differs=None, promotes=False, errors=(), ref_differs=None,
-                 weak_scalars=True):
+                 weak_scalars=True, only_declared=True):
         self.name = name
         self.op = op if op is not None else getattr(tj.ops, name)
         self.prims = tuple(prims if prims is not None else
@@ -157,6 +157,8 @@ class OpInfo:
         self.ref_differs = dict(ref_differs or {})
         self.promotes = promotes         # operands of different dtypes are promoted (binary)
         self.weak_scalars = weak_scalars and promotes     # and so are Python numbers
+        # other dtypes are refused (False: the op takes what its sub-graph / function does)
+        self.only_declared = only_declared
         self.errors = tuple(errors)      # inputs the op must refuse, in every capture mode
 
     def __repr__(self):

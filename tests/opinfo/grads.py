@@ -24,7 +24,8 @@ def outputs(entry, sample, args=None):
 
 def cotangents(entry, sample, rng):
     """A random cotangent per float output (None for bool / integer outputs)."""
-    return [np.asarray(rng.standard_normal(o.shape)) if dt.is_float(o.dtype) else None
+    return [np.asarray(rng.standard_normal(o.shape))
+            if isinstance(o, tj.Tensor) and dt.is_float(o.dtype) else None
             for o in outputs(entry, sample)]
 
 

@@ -4,4 +4,5 @@ A new op is one ``op(...)`` declaration in the family module it belongs to (or a
 ``table_<family>.py`` imported here); see docs/architecture.md, "How to add an op"."""
 from .core import TABLE  # noqa: F401
 from . import (table_unary, table_binary, table_reduction, table_shape,  # noqa: F401
-               table_indexing, table_creation, table_nn, table_loss)
+               table_indexing, table_creation, table_nn, table_loss, table_cumulative,
+               table_graph, table_runtime)

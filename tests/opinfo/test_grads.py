@@ -39,8 +39,7 @@ def test_ops_without_a_derivative_give_zero_gradients(entry):
 def test_the_subgradient_at_kinks_is_the_documented_one(case):
     entry, kink = case
     sample = kink.sample
-    cts = [np.ones(o.shape) for o in (np.asarray(r) for r in
-                                      [entry.op(*sample.tensors(), **sample.kwargs)])]
+    cts = [None if c is None else np.ones(c.shape) for c in cotangents(entry, sample, entry.rng())]
     grads = analytic(entry, sample, cts)
     for g, want in zip(grads, kink.grads):
         np.testing.assert_array_equal(g, want, err_msg=f"{entry.name}: {kink.why}")

@@ -11,8 +11,9 @@ from .core import ALL_DTYPES
 from .run import check_sample, call
 from .table import TABLE
 
-CASES = [(e, d) for e in TABLE.values() for d in e.dtypes if not e.random]
-UNSUPPORTED = [(e, d) for e in TABLE.values() for d in ALL_DTYPES if d not in e.dtypes]
+CASES = [(e, d) for e in TABLE.values() for d in e.dtypes]
+UNSUPPORTED = [(e, d) for e in TABLE.values() for d in ALL_DTYPES if d not in e.dtypes
+               and e.only_declared and not e.random]
 
 
 def _id(case):

@@ -61,7 +61,8 @@ def gradients(entry, sample, positions, cts):
                     for o, c in zip(outs, cts) if c is not None)
         grads = torch.autograd.grad(total, [leaves[p] for p in positions], allow_unused=True)
     shapes = [a.shape for a in sample.leaves()]
-    return [np.zeros(shapes[p]) if g is None else g.numpy() for g, p in zip(grads, positions)]
+    return [np.zeros(shapes[p]) if g is None else g.detach().numpy()
+            for g, p in zip(grads, positions)]
 
 
 def ours(entry, sample):
