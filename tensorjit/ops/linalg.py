@@ -85,4 +85,22 @@ def outer(input, vec2):
 
 
 def dot(input, other):
-    return matmul(input, other)
+    """MindSpore's ``ops.dot`` (NumPy's ``dot``): the last axis of ``input`` against the
+    second-to-last of ``other`` (the last when it is 1-D), every other axis kept:
+    ``(..., k) . (..., k, n) -> (input's leading axes, other's leading axes, n)``."""
+    x, y = coerce.coerce_pair(input, other, "dot")
+    if x.ndim <= 2 and y.ndim <= 2:
+        return matmul(x, y)
+    if x.ndim == 0 or y.ndim == 0:
+        raise ValueError(f"dot: operands must not be scalars, got shapes {tuple(x.shape)} "
+                         f"and {tuple(y.shape)}")
+    k = x.shape[-1]
+    if y.ndim == 1:
+        return matmul(x, y)
+    if y.shape[-2] != k:
+        raise ValueError(f"dot: contraction dimensions differ: {tuple(x.shape)} . "
+                         f"{tuple(y.shape)} ({k} != {y.shape[-2]})")
+    rest = tuple(y.shape[:-2]) + (y.shape[-1],)
+    columns = _shape.reshape(_shape.movedim(y, -2, 0), (k, -1))
+    out = matmul(_shape.reshape(x, (-1, k)), columns)
+    return _shape.reshape(out, tuple(x.shape[:-1]) + rest)

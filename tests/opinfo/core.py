@@ -126,7 +126,7 @@ class OpInfo:
                  torch=None, torch_grad=True, ms="", notes=None, method=None, aliases=(),
                  fuzz=True, check=None, signed_zeros=True, random=False, fd=(1e-6, 1e-6),
                  torch_differs=None, promotes=False, errors=(), ref_differs=None,
-                 weak_scalars=True, only_declared=True):
+                 weak_scalars=True, only_declared=True, ms_differs=None):
         self.name = name
         self.op = op if op is not None else getattr(tj.ops, name)
         self.prims = tuple(prims if prims is not None else
@@ -159,6 +159,9 @@ class OpInfo:
         self.weak_scalars = weak_scalars and promotes     # and so are Python numbers
         # other dtypes are refused (False: the op takes what its sub-graph / function does)
         self.only_declared = only_declared
+        # where we differ from the recorded MindSpore 2.10 results on purpose:
+        # {"dtype": why, "value:<sample label>" | "value:*": why}
+        self.ms_differs = dict(ms_differs or {})
         self.errors = tuple(errors)      # inputs the op must refuse, in every capture mode
 
     def __repr__(self):
@@ -233,10 +236,10 @@ def int64_result(*dtypes, **_):
 
 
 def accumulate(*dtypes, **_):
-    """Sums and products: bool and integers narrower than 64 bits accumulate in int64,
-    the rest in their own dtype."""
+    """Sums and products (MindSpore 2.10): bool, signed integers and uint8 accumulate in
+    int64; uint16 / uint32 / uint64 and floats in their own dtype."""
     d = dtypes[0]
-    return dt.int64 if d == dt.bool_ or (dt.is_int(d) and d.itemsize < 8) else d
+    return dt.int64 if d in (dt.bool_, dt.uint8) + SIGNED else d
 
 
 # ---- running and comparing ----------------------------------------------------------------

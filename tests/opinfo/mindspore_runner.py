@@ -5,7 +5,7 @@ no tensorjit) and prints what MindSpore returns. ``record_mindspore.py`` starts 
 
 A probe is ``{"id", "fn": "ops.cumsum" | "Tensor.cumsum", "args": [...], "kwargs": {...}}``
 with each argument ``{"tensor": dtype name, "shape": [...], "values": [...]}``, a list of
-such tensors ``{"tensors": [...]}`` or ``{"py": value}``; floats that JSON cannot hold are
+such tensors ``{"tensors": [...]}``, a dtype ``{"dtype": name}`` or ``{"py": value}``; floats that JSON cannot hold are
 the strings "nan", "inf", "-inf". The result is ``{"id", "dtypes", "shapes", "values"}``
 or ``{"id", "error"}``.
 """
@@ -33,6 +33,8 @@ def _arg(ms, spec):
         return _tensor(ms, spec)
     if "tensors" in spec:
         return [_tensor(ms, s) for s in spec["tensors"]]
+    if "dtype" in spec:
+        return getattr(ms, "bool_" if spec["dtype"] == "bool" else spec["dtype"])
     value = spec["py"]
     return tuple(value) if isinstance(value, list) else value
 

@@ -163,9 +163,8 @@ def reduction(domain=(-2.0, 2.0), int_domain=(-5, 5), keepdims=True, multi_axis=
             if edges:
                 out.append(s(None, 1, label="edge rows", smooth=False, values=edge_rows(dtype)))
             if full:
-                out += [s((4, 5, 6), 1, label="3-d"), s((2, 3, 4), (1, 2), True,
-                                                         label="3-d keepdims"),
-                        s((300,), 0, label="long")]
+                out += [s((4, 5, 6), 1, label="3-d"), s((300,), 0, label="long"),
+                        s((2, 3, 4), (1, 2) if multi_axis else 2, True, label="3-d keepdims")]
         return out
     return make
 

@@ -83,20 +83,25 @@ op("eye", ref=lambda n, m=None, dtype=None: np.eye(n, m, dtype=dtype), dtypes=AL
        Sample(0, dtype=dtype, label="empty")])
 
 
-def _one_hot_ref(indices, depth, on_value=1.0, off_value=0.0, axis=-1):
+def _one_hot_ref(indices, depth, on_value=1, off_value=0, axis=-1):
     hits = np.expand_dims(indices, axis) == np.arange(depth).reshape(
         [depth if i == (axis % (indices.ndim + 1)) else 1 for i in range(indices.ndim + 1)])
-    return np.where(hits, np.float32(on_value), np.float32(off_value))
+    return np.where(hits, on_value, off_value)
 
 
-op("one_hot", ref=_one_hot_ref, dtypes=INTS, result=lambda i, **kw: dt.float32, grad=False,
+def _one_hot_result(indices):
+    return dt.int64
+
+
+op("one_hot", ref=_one_hot_ref, dtypes=INTS, result=_one_hot_result, grad=False,
    prims=(), samples=lambda dtype, rng, full: [
        Sample(random(rng, (2, 3), dtype, 0, 3), 4, label="2-d"),
-       Sample(random(rng, (3,), dtype, 0, 3), 4, 5.0, -1.0, 0, label="values, axis 0"),
+       Sample(random(rng, (3,), dtype, 0, 3), 4, 5, -1, 0, label="values, axis 0"),
        Sample(np.array([7, 0], dtype), 4, label="out of range is all off"),
        Sample(np.zeros((0,), dtype), 3, label="empty")],
    torch=None, notes={"out of range": "an index outside [0, depth) gives a row of off_value "
-                                      "(MindSpore; PyTorch raises)"})
+                                      "(MindSpore; PyTorch raises)",
+                      "dtype": "on_value's dtype: int64 with the default 1 / 0 (MindSpore)"})
 
 
 def _tri_samples(dtype, rng, full):

@@ -48,7 +48,7 @@ def _cumsum_samples(dtype, rng, full):
 _FIRST_ZERO = {"value:edge rows": Differs(
     "a scan starts from its first element, so -0.0 stays -0.0 (NumPy); PyTorch starts from "
     "+0.0", lambda x, *axis: x == 0)}
-_ACC = {"dtypes": "bool and integers narrower than 64 bits accumulate in int64, as sum does "
+_ACC = {"dtypes": "bool, signed integers and uint8 accumulate in int64, as sum does "
                   "(MindSpore 2.10's cumprod does too; its cumsum keeps the input dtype and "
                   "refuses bool; NumPy and PyTorch widen both)"}
 op("cumsum", ref=_accumulated(np.cumsum), dtypes=ALL, samples=_cumsum_samples,

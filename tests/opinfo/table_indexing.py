@@ -189,9 +189,12 @@ op("bmm", prims=(), ref=np.matmul, dtypes=NUMERIC, samples=_mat_samples, aliases
    ref_differs=_PARTIAL_SUMS,
    torch=lambda torch, x, y: torch.matmul(x, y), notes=MATMUL_NOTE,
    tol={dt.float16: (4e-3, 4e-3), dt.bfloat16: (3e-2, 3e-2)})
-op("dot", prims=(), ref=np.matmul, dtypes=NUMERIC, samples=_mat_samples,
-   ref_differs=_PARTIAL_SUMS,
-   torch=lambda torch, x, y: torch.matmul(x, y), notes=MATMUL_NOTE,
+op("dot", prims=(), ref=np.dot, dtypes=NUMERIC, samples=_mat_samples,
+   ref_differs=_PARTIAL_SUMS, torch=lambda torch, x, y: torch.tensordot(
+       x, y, dims=([-1], [-2 if y.ndim > 1 else -1])) if x.ndim > 2 or y.ndim > 2 else
+   torch.matmul(x, y), notes=MATMUL_NOTE | {
+       "semantics": "NumPy's dot (MindSpore's): the last axis of x against the second-to-"
+                    "last of y, all other axes kept, not matmul's batch broadcasting"},
    tol={dt.float16: (4e-3, 4e-3), dt.bfloat16: (3e-2, 3e-2)})
 
 

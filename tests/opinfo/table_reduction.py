@@ -35,8 +35,9 @@ def _torch_prod(torch, x, axis, keepdims):
     return x
 
 
-_ACC_NOTE = {"dtypes": "bool and integers narrower than 64 bits accumulate in int64 "
-                       "(MindSpore 2.10; NumPy and PyTorch agree for sum)"}
+_ACC_NOTE = {"dtypes": "bool, signed integers and uint8 accumulate in int64; uint16 / uint32 / "
+                       "uint64 keep their dtype and wrap (MindSpore 2.10; NumPy widens every "
+                       "integer, PyTorch has no such uints)"}
 
 op("sum", ref=_np_reduce(np.sum, accumulate), dtypes=ALL, result=accumulate,
    samples=reduction(), aliases=("reduce_sum",), prims=("reduce_sum",),
