@@ -39,11 +39,14 @@ def _arg(ms, spec):
     return tuple(value) if isinstance(value, list) else value
 
 
-def _encode(values):
+def _encode(values, digits=17):
+    """JSON numbers (``digits`` significant digits: 9 hold a float32 exactly)."""
     out = []
     for v in values:
         if isinstance(v, float) and not np.isfinite(v):
             out.append("nan" if np.isnan(v) else ("inf" if v > 0 else "-inf"))
+        elif isinstance(v, float):
+            out.append(float(f"{v:.{digits}g}"))
         else:
             out.append(v)
     return out
@@ -63,7 +66,9 @@ def _result(ms, value):
         if item.dtype == ms.bfloat16:
             item = item.astype(ms.float32)
         array = item.asnumpy()
-        values.append(_encode(array.astype(np.float64).ravel().tolist()) if array.size <= 4096 else None)
+        digits = 17 if array.dtype == np.float64 else 9
+        values.append(_encode(array.astype(np.float64).ravel().tolist(), digits)
+                      if array.size <= 4096 else None)
     return {"dtypes": dtypes, "shapes": shapes, "values": values}
 
 
