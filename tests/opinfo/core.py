@@ -9,6 +9,7 @@ written in the table, ``scipy.special``, PyTorch), the input dtypes it supports,
 samples come from (``samples.py``'s shared generators) and its result-dtype rule. The
 checks (``test_*.py`` here) read nothing else, so adding an op is one ``op(...)`` call.
 """
+import sys
 import zlib
 
 import numpy as np
@@ -207,6 +208,9 @@ def op(name, **fields):
     if name in TABLE:
         raise ValueError(f"op table: {name!r} is declared twice")
     entry = OpInfo(name, **fields)
+    # the family: the declaring module's title ("Table entries: <family>.")
+    doc = (sys._getframe(1).f_globals.get("__doc__") or "").strip().split("\n")[0]
+    entry.family = doc.replace("Table entries: ", "").rstrip(".").split(" (")[0].split(" --")[0]
     TABLE[name] = entry
     return entry
 
