@@ -33,9 +33,10 @@ def objective_value(entry, sample, leaves, cts):
     """<op(leaves), cts> in float64 (finite differences evaluate this)."""
     args = sample.build(lambda a, i: tj.Tensor(leaves[i]))
     total = 0.0
-    for o, c in zip(outputs(entry, sample, args), cts):
-        if c is not None:
-            total += float(np.sum(o.asnumpy().astype(np.float64) * c))
+    with quiet():
+        for o, c in zip(outputs(entry, sample, args), cts):
+            if c is not None:
+                total += float(np.sum(o.asnumpy().astype(np.float64) * c))
     return total
 
 

@@ -29,11 +29,11 @@ def reference(entry, sample):
     result are first converted to that result dtype (the op's own definition: ``exp`` of
     int32 is ``exp`` of the int32 values as float32)."""
     floats = [d for d in entry.result_dtypes(sample) if dt.is_float(d)]
-    if floats and not any(dt.is_float(a.dtype) for a in sample.leaves()):
-        args = sample.build(lambda a, i: a.astype(floats[0]).astype(np.float64))
-    else:
-        args = sample.build(lambda a, i: upcast(a))
     with quiet():
+        if floats and not any(dt.is_float(a.dtype) for a in sample.leaves()):
+            args = sample.build(lambda a, i: a.astype(floats[0]).astype(np.float64))
+        else:
+            args = sample.build(lambda a, i: upcast(a))
         out = entry.ref(*args, **sample.kwargs)
     return [np.asarray(o) for o in out] if isinstance(out, (tuple, list)) else [np.asarray(out)]
 
