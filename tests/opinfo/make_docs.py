@@ -89,11 +89,11 @@ def _counts(table):
 
 def _ms_refusals(entry, record):
     from tensorjit import dtype as dt
+    from opinfo.mindspore_check import result_of
     refused = []
     for d in entry.dtypes:
         samples = [s for s in entry.samples_for(d) if s.raises is None]
-        found = record["results"].get(f"{entry.name}|{d.name}|{samples[0].label}") if samples \
-            else None
+        found = result_of(record, entry, d, samples[0]) if samples else None
         if found is not None and "error" in found:
             refused.append(d.name)
     if not refused or len(refused) == len(entry.dtypes):

@@ -28,7 +28,13 @@ def decode(values):
 
 
 def result_of(record, entry, dtype, sample):
-    return record["results"].get(f"{entry.name}|{dtype.name}|{sample.label}")
+    """MindSpore's recorded result for ``sample``; None when there is none or it was
+    recorded for other inputs (the samples changed since: re-record)."""
+    from .mindspore_record import fingerprint
+    found = record["results"].get(f"{entry.name}|{dtype.name}|{sample.label}")
+    if found is None or found.get("input") != fingerprint(entry.ms, sample):
+        return None
+    return found
 
 
 def dtype_problem(entry, sample, found):

@@ -9,6 +9,7 @@ sample's values too; and ``ops.add`` over every pair of dtypes and with Python n
 promotion table). ``mindspore_runner.py`` runs the probes in MindSpore's interpreter.
 """
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -59,6 +60,14 @@ def probe(pid, fn, sample):
     return {"id": pid, "fn": fn, "args": args, "kwargs": kwargs}
 
 
+def fingerprint(fn, sample):
+    """A digest of a probe's call and inputs: a record made for other inputs (the samples
+    changed since) is not used."""
+    p = probe("", fn, sample)
+    text = json.dumps([p["fn"], p["args"], p["kwargs"]], sort_keys=True) if p else ""
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
 def probes():
     from tensorjit import dtype as dt
     from opinfo.table import TABLE
@@ -98,8 +107,14 @@ def main(argv=None):
     if run.returncode:
         sys.exit(f"the MindSpore runner failed:\n{run.stderr[-3000:]}")
     result = json.loads(run.stdout)
-    record = {"mindspore": result["mindspore"],
-              "results": {r.pop("id"): r for r in result["results"]}}
+    inputs = {p["id"]: hashlib.sha1(json.dumps([p["fn"], p["args"], p["kwargs"]],
+                                              sort_keys=True).encode()).hexdigest()[:12]
+              for p in todo}
+    record = {"mindspore": result["mindspore"], "results": {}}
+    for found in result["results"]:
+        pid = found.pop("id")
+        found["input"] = inputs[pid]
+        record["results"][pid] = found
     for key, found in record["results"].items():
         if "|float32|" not in key:       # other dtypes: the result dtypes are what we check
             found.pop("values", None)
