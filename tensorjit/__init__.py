@@ -8,6 +8,7 @@ from .ops import set_seed
 from .autodiff import grad, value_and_grad, vjp, no_grad
 from . import nn
 from .jit import jit, make_ir, explain, mutable, JitSyntaxError
+from .functional import vmap, jvp, jacfwd, jacrev, hessian
 from . import context
 from .context import set_context, get_context, GRAPH_MODE, PYNATIVE_MODE
 from .context import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,

@@ -6,6 +6,7 @@
     python -m tensorjit.bench attention --rows seed --peers torch,jax
     python -m tensorjit.bench fusion          # O1's fusion targets, alternated (fusion.py)
     python -m tensorjit.bench data_parallel   # ResNet-18 on 1 and 2 MPI ranks (data_parallel.py)
+    python -m tensorjit.bench vmap            # vmap against batching by hand (vmap.py)
 
 Every row is checked against eager before it is timed (WRONG rows are not timed); rows
 whose configuration is not built yet show "not available". Results go to a JSON file and,
@@ -158,6 +159,9 @@ def main(argv=None):
     if argv[:1] == ["data_parallel"]:       # its own options: bench/data_parallel.py
         from . import data_parallel
         return data_parallel.main(argv[1:])
+    if argv[:1] == ["vmap"]:                # its own options: bench/vmap.py
+        from . import vmap
+        return vmap.main(argv[1:])
     args = parse_args(argv)
     if args.threads is not None:
         _limit_threads(args.threads, argv)

@@ -13,7 +13,7 @@ from .reduction import sum, max, min, any, all, mean, prod, _safe_sqrt
 from .shape import *  # noqa: F401,F403
 from .indexing import getitem, setitem_value, index_add, nonzero, masked_fill, gather, \
     gather_elements, take_along_axis
-from .linalg import matmul, bmm, mm, dense, outer, dot
+from .linalg import matmul, bmm, mm, dense, outer, dot, tensor_dot
 from .creation import full, zeros, ones, full_like, arange, linspace, eye, one_hot, tril, triu
 from .conv import conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d
 from .normalization import softmax, log_softmax, batch_norm, layer_norm

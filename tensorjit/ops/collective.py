@@ -24,6 +24,7 @@ from ..aval import ShapedArray
 from ..tensor import Tensor
 from .primitive import Primitive, FRESH, NO_OUTPUT
 from . import elementwise as ew
+from . import batching
 from . import process_groups
 from .process_groups import WORLD, check_group_name, check_op
 
@@ -72,9 +73,25 @@ def _all_reduce_vjp(ct, out, *args, op, group, size):
     return tuple(ew.div(s, x) for s, x in zip(summed, args))
 
 
+def _per_element_batch(prim, dims, *args, **params):
+    """vmap of a collective that combines ranks element by element (all-reduce,
+    broadcast, reduce): each example's elements meet the same elements of the other
+    ranks wherever the batch axis is."""
+    out = prim.bind(*args, **params)
+    return out, (tuple(dims) if prim.multiple_results else dims[0])
+
+
+def _along_axis0_batch(prim, dims, x, **params):
+    """vmap of a collective along the example's axis 0 (all-gather, reduce-scatter): the
+    batch axis goes second, so axis 0 stays the example's."""
+    if x.ndim < 2:
+        raise ValueError(f"vmap of {prim.name}: each example must have rank >= 1")
+    return prim.bind(batching.moveaxis(x, dims[0], 1), **params), 1
+
+
 all_reduce_p = Primitive("all_reduce", _all_reduce_impl, _same_avals, _all_reduce_vjp,
                          multiple_results=True, effect=True, shape_generic=False,
-                         aliasing=FRESH)
+                         aliasing=FRESH, batch=_per_element_batch)
 
 
 # ---- all_gather / reduce_scatter -------------------------------------------------------
@@ -92,7 +109,8 @@ def _all_gather_vjp(ct, out, x, group, size):
 
 all_gather_p = Primitive(
     "all_gather", lambda x, group, size: _group_of(group, size).all_gather(x),
-    _all_gather_rule, _all_gather_vjp, effect=True, shape_generic=False, aliasing=FRESH)
+    _all_gather_rule, _all_gather_vjp, effect=True, shape_generic=False, aliasing=FRESH,
+    batch=_along_axis0_batch)
 
 
 def _reduce_scatter_rule(x, op, group, size):
@@ -112,7 +130,7 @@ def _reduce_scatter_vjp(ct, out, x, op, group, size):
 reduce_scatter_p = Primitive(
     "reduce_scatter", lambda x, op, group, size: _group_of(group, size).reduce_scatter(x, op),
     _reduce_scatter_rule, _reduce_scatter_vjp, effect=True, shape_generic=False,
-    aliasing=FRESH)
+    aliasing=FRESH, batch=_along_axis0_batch)
 
 
 # ---- broadcast / reduce to a root ------------------------------------------------------
@@ -124,7 +142,7 @@ def _broadcast_vjp(ct, out, x, root, group, size):
 broadcast_p = Primitive(
     "broadcast", lambda x, root, group, size: _group_of(group, size).broadcast(x, root),
     lambda x, root, group, size: x, _broadcast_vjp, effect=True, shape_generic=False,
-    aliasing=FRESH)
+    aliasing=FRESH, batch=_per_element_batch)
 
 
 def _reduce_vjp(ct, out, x, root, op, group, size):
@@ -136,7 +154,7 @@ def _reduce_vjp(ct, out, x, root, op, group, size):
 reduce_p = Primitive(
     "reduce", lambda x, root, op, group, size: _group_of(group, size).reduce(x, root, op),
     lambda x, root, op, group, size: x, _reduce_vjp, effect=True, shape_generic=False,
-    aliasing=FRESH)
+    aliasing=FRESH, batch=_per_element_batch)
 
 
 def _barrier_impl(group, size):
@@ -176,8 +194,11 @@ def _no_grad(ct, out, *args, **params):
     return (None,) * len(args)
 
 
+_COMPILER_ISSUED = "issued by the compiler's collective passes after capture, never traced"
+
 all_reduce_start_p = Primitive("all_reduce_start", _start_impl, _start_rule, _no_grad,
-                               effect=True, shape_generic=False, aliasing=FRESH)
+                               effect=True, shape_generic=False, aliasing=FRESH,
+                               no_batch=_COMPILER_ISSUED)
 
 
 def _wait_impl(handle, shapes, op, group, size):
@@ -194,7 +215,7 @@ def _wait_rule(handle, shapes, op, group, size):
 
 all_reduce_wait_p = Primitive("all_reduce_wait", _wait_impl, _wait_rule, _no_grad,
                               multiple_results=True, effect=True, shape_generic=False,
-                              aliasing=FRESH)
+                              aliasing=FRESH, no_batch=_COMPILER_ISSUED)
 
 
 # ---- functional API ----------------------------------------------------------------------

@@ -14,10 +14,10 @@ import numpy as np
 from .. import dtype as dt
 from ..aval import ShapedArray
 from .primitive import Primitive, FRESH, to_array
+from . import batching
 from . import coerce
 from . import elementwise as _ew
 from . import shape as _shape
-from .creation import full_like
 from .indexing import index_add_p
 from .reduction import _accumulation_dtype, _WIDER
 
@@ -46,8 +46,9 @@ def _cumsum_vjp(ct, out, x, axis, reverse):
     return (cumsum_p.bind(ct, axis=axis, reverse=not reverse),)
 
 
+_SCAN = dict(aliasing=FRESH, batch=batching.along_axis)
 cumsum_p = Primitive("cumsum", lambda x, axis, reverse: _scan(np.add, x, axis, reverse),
-                     _axis_rule("cumsum"), _cumsum_vjp, aliasing=FRESH)
+                     _axis_rule("cumsum"), _cumsum_vjp, **_SCAN)
 
 
 # ---- cumprod --------------------------------------------------------------------------
@@ -70,23 +71,29 @@ def _cumprod_vjp(ct, out, x, axis, reverse):
 
 
 cumprod_p = Primitive("cumprod", lambda x, axis, reverse: _scan(np.multiply, x, axis, reverse),
-                      _axis_rule("cumprod"), _cumprod_vjp, aliasing=FRESH)
+                      _axis_rule("cumprod"), _cumprod_vjp, **_SCAN)
 
 
 # ---- logcumsumexp ---------------------------------------------------------------------
 
 def _logcumsumexp_vjp(ct, out, x, axis, reverse):
     """dx_i = sum_{k >= i} ct_k exp(x_i - out_k) = exp(x_i + L(log ct_k - out_k)) with L the
-    reverse logcumsumexp, split into the positive and the negative part of ct."""
+    reverse logcumsumexp, which needs ct > 0. The map is linear in ct, so it is computed as
+    g(ct + t) - g(t) for a constant t > |ct| (per row, no gradient): every logarithm is of a
+    positive number, also at ct = 0, where forward mode (jvp) differentiates this rule."""
+    if x.shape[axis] == 0:
+        return (_ew.zeros_like(x),)
+    from .reduction import amax
     back = not reverse
+    tiny = float(np.finfo(np.float32).tiny) if x.dtype != dt.float64 else 1e-300
+    shift = _ew.stop_gradient(_ew.add(_ew.mul(amax(_ew.abs(ct), axis, keepdims=True), 2.0),
+                                      tiny))
 
-    def part(c):
-        positive = _ew.gt(c, 0)                 # log 0 = -inf: no contribution
-        log_c = _ew.where(positive, _ew.log(_ew.where(positive, c, _ew.ones_like(c))),
-                          full_like(c, -np.inf))
-        return _ew.exp(_ew.add(x, logcumsumexp_p.bind(_ew.sub(log_c, out), axis=axis,
+    def through_logs(c):
+        return _ew.exp(_ew.add(x, logcumsumexp_p.bind(_ew.sub(_ew.log(c), out), axis=axis,
                                                       reverse=back)))
-    return (_ew.sub(part(ct), part(_ew.neg(ct))),)
+    return (_ew.sub(through_logs(_ew.add(ct, shift)),
+                    through_logs(_shape.broadcast_to(shift, tuple(x.shape)))),)
 
 
 def _logcumsumexp_impl(x, axis, reverse):
@@ -94,7 +101,7 @@ def _logcumsumexp_impl(x, axis, reverse):
 
 
 logcumsumexp_p = Primitive("logcumsumexp", _logcumsumexp_impl, _axis_rule("logcumsumexp"),
-                           _logcumsumexp_vjp, aliasing=FRESH)
+                           _logcumsumexp_vjp, **_SCAN)
 
 
 # ---- cummax / cummin ------------------------------------------------------------------
@@ -138,10 +145,15 @@ def _extremum_vjp(cts, outs, x, axis):
     return (index_add_p.bind(_ew.zeros_like(x), ct, *coords, spec=(("t",),) * x.ndim),)
 
 
+def _extremum_batch(prim, dims, x, axis):
+    return prim.bind(batching.to_front(x, dims[0]), axis=axis + 1), (0, 0)
+
+
+_EXTREMUM = dict(multiple_results=True, aliasing=FRESH, batch=_extremum_batch)
 cummax_p = Primitive("cummax", _running_extremum(np.maximum), _extremum_rule("cummax"),
-                     _extremum_vjp, multiple_results=True, aliasing=FRESH)
+                     _extremum_vjp, **_EXTREMUM)
 cummin_p = Primitive("cummin", _running_extremum(np.minimum), _extremum_rule("cummin"),
-                     _extremum_vjp, multiple_results=True, aliasing=FRESH)
+                     _extremum_vjp, **_EXTREMUM)
 
 
 # ---- functional API ---------------------------------------------------------------------

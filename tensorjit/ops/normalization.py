@@ -10,6 +10,7 @@ from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import shape as _shape
+from . import batching
 
 
 # ---------------------------------------------------------------------------------------
@@ -71,10 +72,11 @@ def _mean_and_variance(b, x, axes):
 
 
 softmax_p = Primitive("softmax", _softmax_impl, _softmax_rule("softmax"), _softmax_vjp,
-                      aliasing=FRESH, decompose=_softmax_decomposition)
+                      aliasing=FRESH, decompose=_softmax_decomposition,
+                      batch=batching.along_axis)
 log_softmax_p = Primitive("log_softmax", _log_softmax_impl, _softmax_rule("log_softmax"),
                           _log_softmax_vjp, aliasing=FRESH,
-                          decompose=_log_softmax_decomposition)
+                          decompose=_log_softmax_decomposition, batch=batching.along_axis)
 
 
 def _softmax_operand(x, axis, dtype, op):
@@ -171,9 +173,24 @@ def _batch_norm_decomposition(b, x, gamma, beta, *, eps):
     return [y, b.reshape(mean, shape=(c,)), b.reshape(var, shape=(c,))]
 
 
+def _batch_norm_batch(prim, dims, x, gamma, beta, eps):
+    """Each example's statistics are per channel: the batch joins the channel axis,
+    (N, B*C, ...), with gamma and beta (B*C,)."""
+    size = batching.batch_size((x, gamma, beta), dims)
+    x = batching.moveaxis(batching.materialize(x, dims[0], size), 0, 1)
+    shape = tuple(x.shape)
+    x = _shape.reshape(x, (shape[0], size * shape[2]) + shape[3:])
+    gamma, beta = (_shape.reshape(batching.materialize(p, d, size), (-1,))
+                   for p, d in ((gamma, dims[1]), (beta, dims[2])))
+    y, mean, var = prim.bind(x, gamma, beta, eps=eps)
+    stats = (size, shape[2])
+    return (_shape.reshape(y, shape), _shape.reshape(mean, stats),
+            _shape.reshape(var, stats)), (1, 0, 0)
+
+
 batch_norm_p = Primitive("batch_norm", _batch_norm_impl, _batch_norm_rule, _batch_norm_vjp,
                          multiple_results=True, shape_generic=False, aliasing=FRESH,
-                         decompose=_batch_norm_decomposition)
+                         decompose=_batch_norm_decomposition, batch=_batch_norm_batch)
 
 
 def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
@@ -255,8 +272,25 @@ def _layer_norm_decomposition(b, x, gamma, beta, *, ndims, eps):
     return [b.add(b.mul(normed, gamma), beta)]
 
 
+def _layer_norm_batch(prim, dims, x, gamma, beta, ndims, eps):
+    size = batching.batch_size((x, gamma, beta), dims)
+    x = batching.materialize(x, dims[0], size)
+    if dims[1] is None and dims[2] is None:
+        return prim.bind(x, gamma, beta, ndims=ndims, eps=eps), 0
+    # one gamma / beta per example: normalise, then scale and shift batched
+    from .creation import ones, zeros
+    normalized = tuple(x.shape[x.ndim - ndims:])
+    y = prim.bind(x, ones(normalized, x.dtype), zeros(normalized, x.dtype), ndims=ndims,
+                  eps=eps)
+    rank = x.ndim - 1
+    gamma, beta = (p if d is None else batching.pad_rank(batching.to_front(p, d), rank)
+                   for p, d in ((gamma, dims[1]), (beta, dims[2])))
+    return _ew.add(_ew.mul(y, gamma), beta), 0
+
+
 layer_norm_p = Primitive("layer_norm", _ln_impl, _ln_rule, _ln_vjp, shape_generic=False,
-                         aliasing=FRESH, decompose=_layer_norm_decomposition)
+                         aliasing=FRESH, decompose=_layer_norm_decomposition,
+                         batch=_layer_norm_batch)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):

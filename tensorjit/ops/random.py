@@ -41,8 +41,15 @@ def _dropout_vjp(cts, outs, x, p):
     return (_ew.mul(_ew.mul(ct, _ew.cast(keep, x.dtype)), 1.0 / (1.0 - p)),)
 
 
+def _dropout_batch(prim, dims, x, p):
+    # one mask element per element of the batch, as MindSpore's Dropout rule does (sampling
+    # ops without tensor inputs, ops.rand in a vmapped function, draw once for all examples)
+    return prim.bind(x, p=p), (dims[0], dims[0])
+
+
 dropout_p = Primitive("dropout", _dropout_impl, _dropout_rule, _dropout_vjp,
-                      multiple_results=True, random=True, shape_generic=False, aliasing=FRESH)
+                      multiple_results=True, random=True, shape_generic=False, aliasing=FRESH,
+                      batch=_dropout_batch)
 
 
 def dropout(input, p=0.5, training=True, seed=None):

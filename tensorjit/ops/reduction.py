@@ -8,6 +8,7 @@ from .. import dtype as dt
 from ..aval import ShapedArray
 from .primitive import Primitive, FRESH, to_array as _to_array
 from . import coerce
+from . import batching
 from . import elementwise as _ew
 from . import shape as _shape
 
@@ -103,25 +104,34 @@ def _arg_rule(name):
     return rule
 
 
-reduce_sum_p = Primitive("reduce_sum", _sum_impl, _sum_rule, _sum_vjp, aliasing=FRESH)
+def _arg_batch(prim, dims, x, axis, keepdims):
+    x = batching.to_front(x, dims[0])
+    if x.ndim == 1:         # 0-d examples: the index is 0 (the rule gives a 0-d result)
+        x = _shape.reshape(x, (x.shape[0], 1))
+        return prim.bind(x, axis=1, keepdims=False), 0
+    return prim.bind(x, axis=axis + 1, keepdims=keepdims), 0
+
+
+_REDUCTION = dict(aliasing=FRESH, batch=batching.reduction)
+reduce_sum_p = Primitive("reduce_sum", _sum_impl, _sum_rule, _sum_vjp, **_REDUCTION)
 reduce_max_p = Primitive("reduce_max", lambda x, axes, keepdims: np.max(x, axis=axes, keepdims=keepdims),
                          _reduce_rule("reduce_max", nonempty=True), _extremum_vjp,
-                         aliasing=FRESH)
+                         **_REDUCTION)
 reduce_min_p = Primitive("reduce_min", lambda x, axes, keepdims: np.min(x, axis=axes, keepdims=keepdims),
                          _reduce_rule("reduce_min", nonempty=True), _extremum_vjp,
-                         aliasing=FRESH)
-reduce_prod_p = Primitive("reduce_prod", _prod_impl,
-                          _reduce_rule("reduce_prod"), _prod_vjp, aliasing=FRESH)
+                         **_REDUCTION)
+reduce_prod_p = Primitive("reduce_prod", _prod_impl, _reduce_rule("reduce_prod"), _prod_vjp,
+                          **_REDUCTION)
 reduce_any_p = Primitive("reduce_any", lambda x, axes, keepdims: np.any(x, axis=axes, keepdims=keepdims),
                          _reduce_rule("reduce_any", dt.bool_), lambda ct, out, x, **p: (None,),
-                         aliasing=FRESH)
+                         **_REDUCTION)
 reduce_all_p = Primitive("reduce_all", lambda x, axes, keepdims: np.all(x, axis=axes, keepdims=keepdims),
                          _reduce_rule("reduce_all", dt.bool_), lambda ct, out, x, **p: (None,),
-                         aliasing=FRESH)
+                         **_REDUCTION)
 argmax_p = Primitive("argmax", _arg_impl(np.argmax), _arg_rule("argmax"),
-                     lambda ct, out, x, **p: (None,), aliasing=FRESH)
+                     lambda ct, out, x, **p: (None,), aliasing=FRESH, batch=_arg_batch)
 argmin_p = Primitive("argmin", _arg_impl(np.argmin), _arg_rule("argmin"),
-                     lambda ct, out, x, **p: (None,), aliasing=FRESH)
+                     lambda ct, out, x, **p: (None,), aliasing=FRESH, batch=_arg_batch)
 
 
 # ---------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ LAYERS = [
     ("ir", "ops", "autodiff", "pytree"),            # graph + rewrite engine; registry; tape
     ("passes", "backend", "nn"),                    # passes; codegen, GE, numba; layers
     ("capture",),                                   # trace, ast, bytecode
-    ("jit",),                                       # options, dispatch, cache, explain
+    ("jit", "functional"),                          # options, dispatch, cache; vmap, jvp
     ("communication", "run", "tools", "bench", "__init__"),  # top
 ]
 PACKAGE_DIR = os.path.dirname(tensorjit.__file__)

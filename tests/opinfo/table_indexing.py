@@ -216,3 +216,18 @@ op("outer", prims=(), ref=np.outer, dtypes=ALL, method="outer",
        Sample(random(rng, (0,), dtype), random(rng, (4,), dtype), label="empty"),
        Sample(random(rng, (2, 2), dtype), random(rng, (3,), dtype), label="flattens")],
    torch=lambda torch, x, y: torch.outer(x.reshape(-1), y.reshape(-1)))
+
+
+def _tensor_dot_samples(dtype, rng, full):
+    def r(*shape):
+        return random(rng, shape, dtype, -2, 2)
+    return [Sample(r(2, 3, 4), r(3, 4, 5), 2, label="axes=2"),
+            Sample(r(2, 3, 4), r(4, 3, 5), ((1, 2), (1, 0)), label="axis lists"),
+            Sample(r(3, 4), r(4, 2), 1, label="matrix product"),
+            Sample(r(3), r(4), 0, label="outer product"),
+            Sample(r(2, 0), r(0, 3), 1, label="empty contraction")]
+
+
+op("tensor_dot", prims=(), ref=lambda x, y, axes: np.tensordot(x, y, axes), dtypes=NUMERIC,
+   samples=_tensor_dot_samples, tol={dt.float16: (4e-3, 4e-3), dt.bfloat16: (3e-2, 3e-2)},
+   torch=lambda torch, x, y, axes: torch.tensordot(x, y, dims=axes), notes=MATMUL_NOTE)

@@ -14,7 +14,8 @@ It reads one JSON request per line on stdin and answers one JSON line on stdout:
 
 Inputs come from ``np.random.default_rng(0)`` in every worker, so all see the same arrays.
 The workloads (``WORKLOADS``) are O1's fusion targets: an elementwise chain with
-transcendentals, exact GELU, softmax and layer norm, in float32.
+transcendentals, exact GELU, softmax and layer norm, in float32; ``vmap_workloads.py``
+adds vmap against the same computation batched by hand.
 """
 import json
 import sys
@@ -22,6 +23,11 @@ import time
 import traceback
 
 import numpy as np
+
+try:                               # imported as tensorjit.bench.peers.server (bench.fusion)
+    from .vmap_workloads import VMAP_WORKLOADS, VMAP_BUILDERS
+except ImportError:                # run as a script: this directory is on sys.path
+    from vmap_workloads import VMAP_WORKLOADS, VMAP_BUILDERS
 
 ROWS, WIDTH = 2048, 1024
 WORKLOADS = {
@@ -150,7 +156,12 @@ BUILDERS = {"numpy": numpy_builder, "tensorjit": tensorjit_builder, "torch": tor
             "jax": jax_builder, "mindspore": mindspore_builder}
 
 
+_framework = None
+
+
 def serve(framework):
+    global _framework
+    _framework = framework
     builder = BUILDERS[framework]
     built = {}
     for line in sys.stdin:
@@ -172,9 +183,14 @@ def serve(framework):
 
 
 def _build(builder, request, built):
-    if request["workload"] not in WORKLOADS:
-        raise NotImplementedError(f"unknown workload {request['workload']!r}")
-    fn, args, to_numpy, sync = builder(request["workload"], request["variant"])
+    workload = request["workload"]
+    if workload in VMAP_WORKLOADS:
+        builder = VMAP_BUILDERS.get(_framework)
+        if builder is None:
+            raise NotImplementedError(f"no vmap workload for {_framework}")
+    elif workload not in WORKLOADS:
+        raise NotImplementedError(f"unknown workload {workload!r}")
+    fn, args, to_numpy, sync = builder(workload, request["variant"])
     start = time.perf_counter()
     out = fn(*args)
     if sync:

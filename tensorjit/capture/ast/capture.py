@@ -98,7 +98,7 @@ def _resolve(target):
         return None, None, target
     plain = lambda f: (isinstance(f, types.FunctionType) and convert.is_user_code(f)
                        and getattr(f, "_tj_jit", None) is None
-                       and getattr(f, "_grad_transform", None) is None)
+                       and getattr(f, "_tj_rebuild", None) is None)
     if isinstance(target, types.MethodType) and plain(target.__func__):
         return target.__func__, target.__self__, None
     if plain(target):

@@ -180,9 +180,9 @@ def converted_callable(f):
         jitted = getattr(f, "_tj_jit", None)
         if jitted is not None:            # nested jit (any capture mode): inlined
             return converted_callable(jitted.fn)
-        grad_transform = getattr(f, "_grad_transform", None)
-        if grad_transform is not None:
-            return _converted_grad(f, grad_transform)
+        rebuild = getattr(f, "_tj_rebuild", None)
+        if rebuild is not None:           # grad, vmap, jacfwd, ...: around the converted fn
+            return rebuild(converted_callable(f.__wrapped__))
         if is_user_code(f):
             return convert_or_plain(f)
         return f
@@ -203,14 +203,6 @@ def converted_callable(f):
         converted = convert_or_plain(call)
         return types.MethodType(converted, f)
     return f
-
-
-def _converted_grad(f, spec):
-    from ... import autodiff
-    kind, grad_position, weights, has_aux = spec
-    inner = converted_callable(f.__wrapped__)
-    maker = autodiff.grad if kind == "grad" else autodiff.value_and_grad
-    return maker(inner, grad_position, weights, has_aux)
 
 
 def call_cell(cell, args, kwargs):
