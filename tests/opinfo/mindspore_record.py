@@ -1,7 +1,8 @@
 """What MindSpore 2.10 does with the table's samples, recorded once into
 ``mindspore_2_10.json`` so that CI, which has no MindSpore, checks us against it.
 
-    python tests/opinfo/mindspore_record.py --mindspore-python <path>  # or $TENSORJIT_MINDSPORE_PYTHON
+    python tests/opinfo/mindspore_record.py --mindspore-python <path>
+    (or set $TENSORJIT_MINDSPORE_PYTHON)
 
 For every entry with a MindSpore counterpart (``OpInfo.ms``, "ops.<name>" by default) and
 every dtype, the first sample's result dtypes (or MindSpore's error); for float32, every

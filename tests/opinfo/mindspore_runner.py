@@ -1,13 +1,13 @@
 """Runs op-table probes in a MindSpore interpreter (standalone: NumPy and MindSpore only,
-no tensorjit) and prints what MindSpore returns. ``record_mindspore.py`` starts it:
+no tensorjit) and prints what MindSpore returns. ``mindspore_record.py`` starts it:
 
     <mindspore python> mindspore_runner.py < probes.json > results.json
 
 A probe is ``{"id", "fn": "ops.cumsum" | "Tensor.cumsum", "args": [...], "kwargs": {...}}``
 with each argument ``{"tensor": dtype name, "shape": [...], "values": [...]}``, a list of
-such tensors ``{"tensors": [...]}``, a dtype ``{"dtype": name}`` or ``{"py": value}``; floats that JSON cannot hold are
-the strings "nan", "inf", "-inf". The result is ``{"id", "dtypes", "shapes", "values"}``
-or ``{"id", "error"}``.
+such tensors ``{"tensors": [...]}``, a dtype ``{"dtype": name}`` or ``{"py": value}``;
+floats that JSON cannot hold are the strings "nan", "inf", "-inf". The result is
+``{"id", "dtypes", "shapes", "values"}`` or ``{"id", "error"}``.
 """
 import json
 import sys

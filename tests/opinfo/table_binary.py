@@ -48,7 +48,8 @@ def _int_division_edges(name):
 
 op("div", ref=np.true_divide, samples=binary(other=(0.5, 2.0)), result=float_result,
    torch=_t("div"), method="div", aliases=("divide", "true_divide"), dtypes=ALL,
-   promotes=True, torch_differs={"grad:edge grid": _EXTREME_GRADS}, notes={"dtypes": "bool and integers divide in float32 (MindSpore, PyTorch)"})
+   promotes=True, torch_differs={"grad:edge grid": _EXTREME_GRADS},
+   notes={"dtypes": "bool and integers divide in float32 (MindSpore, PyTorch)"})
 
 
 def _floor_div_ref(x, y):

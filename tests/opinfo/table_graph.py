@@ -104,7 +104,8 @@ def _while_samples(dtype, rng, full):
 for _name in ("while_loop", "while_loop_effect"):
     op(f"prim:{_name}", op=_while_op(_name), prims=(_name, "while_grad"), ref=_while_ref,
        dtypes=FLOATS, samples=_while_samples, result=lambda a, x, i: (x, dt.int64), torch=None,
-       ms=None, fuzz=False, only_declared=False, notes={"use": "bound by ast capture for tensor-dependent loops; "
+       ms=None, fuzz=False, only_declared=False,
+       notes={"use": "bound by ast capture for tensor-dependent loops; "
                                           "its gradient is while_grad, checked here by "
                                           "finite differences"})
 
@@ -165,5 +166,6 @@ def _guard_samples(dtype, rng, full):
 
 op("prim:guard", op=_traced_branchy, prims=("guard",), dtypes=FLOATS,
    ref=lambda x: x * 2 if x.sum() > 0 else x - 1, samples=_guard_samples, torch=None,
-   ms=None, fuzz=False, only_declared=False, notes={"use": "trace capture's check of a value it read; a failing "
+   ms=None, fuzz=False, only_declared=False,
+   notes={"use": "trace capture's check of a value it read; a failing "
                                       "guard recompiles for the other branch"})

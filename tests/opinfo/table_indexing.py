@@ -165,8 +165,10 @@ def _mat_samples(dtype, rng, full):
         return random(rng, shape, dtype, -2, 2)
     out = [Sample(r(3, 4), r(4, 2), label="2-d"), Sample(r(2, 1, 3, 4), r(5, 4, 2),
                                                           label="batched broadcast"),
-           Sample(r(4), r(4, 3), label="vector @ matrix"), Sample(r(3, 4), r(4), label="matrix @ vector"),
-           Sample(r(4), r(4), label="vector @ vector"), Sample(r(2, 0), r(0, 3), label="empty contraction"),
+           Sample(r(4), r(4, 3), label="vector @ matrix"),
+           Sample(r(3, 4), r(4), label="matrix @ vector"),
+           Sample(r(4), r(4), label="vector @ vector"),
+           Sample(r(2, 0), r(0, 3), label="empty contraction"),
            Sample(r(0, 4), r(4, 3), label="no rows")]
     if dt.is_float(dtype):
         e = specials(dtype)

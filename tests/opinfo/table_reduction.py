@@ -93,7 +93,8 @@ for _name, _fn in (("any", np.any), ("all", np.all)):
     op(_name, ref=_np_reduce(_fn), dtypes=ALL, result=bool_result, samples=reduction(),
        prims=(f"reduce_{_name}",), method=_name, grad=False,
        torch=lambda torch, x, axis=None, keepdims=False, _f=_name: (
-           getattr(torch, _f)(x) if axis is None else getattr(torch, _f)(x, _dim(x, axis), keepdims)),
+           getattr(torch, _f)(x) if axis is None else
+           getattr(torch, _f)(x, _dim(x, axis), keepdims)),
        notes={"dtypes": "any value is true when it is not 0 (NaN is true)"})
 
 

@@ -117,7 +117,8 @@ def _split_ref(x, size_or_sections, axis=0):
 
 op("split", ref=_split_ref, **MOVES, method="split",
    torch=lambda torch, x, s, axis=0: torch.split(x, s, axis), **structural(lambda a, full: [
-       case("even", a(6, 2), 2), case("uneven", a(7, 2), 3), case("sections", a(2, 6), [1, 2, 3], 1),
+       case("even", a(6, 2), 2), case("uneven", a(7, 2), 3),
+       case("sections", a(2, 6), [1, 2, 3], 1),
        case("a section of 0", a(4, 2), [0, 4]), case("empty axis", a(0, 2), 2)]))
 op("chunk", ref=lambda x, chunks, axis=0: _split_ref(x, max(1, -(-x.shape[axis] // chunks)),
                                                       axis), **MOVES, method="chunk",

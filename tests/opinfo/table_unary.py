@@ -117,7 +117,8 @@ op("round", ref=np.round, dtypes=NUMERIC, samples=unary((-5, 5)), method="round"
 op("square", ref=lambda x: x * x, dtypes=ALL, samples=unary(), prims=(), method="square",
    torch=_t("square"), torch_differs={"grad:edge": Differs(
        "the gradient ct*x + ct*x stays finite where PyTorch's (2x)*ct overflows (|x| near "
-       "the float64 maximum)", lambda x: np.abs(x) > 1e307)}, notes={"dtypes": "square of bool is bool (x and x), as x * x is"})
+       "the float64 maximum)", lambda x: np.abs(x) > 1e307)},
+   notes={"dtypes": "square of bool is bool (x and x), as x * x is"})
 
 
 # ---- tests: bool results ----------------------------------------------------------------

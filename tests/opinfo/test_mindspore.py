@@ -50,7 +50,8 @@ def test_results_follow_mindspore_or_say_why_not(entry):
                   and not (everywhere and k.startswith("value:"))}
     assert not undeclared, (
         f"{entry.name} differs from MindSpore 2.10; follow it or add ms_differs="
-        f"{{key: why}} to the entry:\n" + "\n".join(f"  {k}: {v[:3]}" for k, v in undeclared.items()))
+        f"{{key: why}} to the entry:\n"
+        + "\n".join(f"  {k}: {v[:3]}" for k, v in undeclared.items()))
     stale = sorted(k for k in declared if k != "value:*" and k not in found)
     assert not stale, f"{entry.name}: ms_differs {stale} no longer differ from MindSpore"
 
