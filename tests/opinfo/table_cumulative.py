@@ -5,7 +5,7 @@ from scipy import special
 
 from tensorjit import dtype as dt
 
-from .core import op, Sample, Kink, Differs, ALL, NUMERIC, accumulate, float_result
+from .core import op, Sample, Kink, Differs, ErrorCase, ALL, NUMERIC, accumulate, float_result
 from .samples import random, specials, edge_rows
 
 
@@ -52,6 +52,7 @@ _ACC = {"dtypes": "bool, signed integers and uint8 accumulate in int64, as sum d
                   "(MindSpore 2.10's cumprod does too; its cumsum keeps the input dtype and "
                   "refuses bool; NumPy and PyTorch widen both)"}
 op("cumsum", ref=_accumulated(np.cumsum), dtypes=ALL, samples=_cumsum_samples,
+   errors=[ErrorCase(Sample(np.ones((2, 3)), 2), IndexError, "cumsum:", "an axis out of range")],
    result=lambda x, dtype=None: dtype or accumulate(x),
    method=lambda x, axis, dtype=None: x.cumsum(axis, dtype),
    torch=lambda torch, x, axis, dtype=None: torch.cumsum(x, axis, dtype=None if dtype is None

@@ -5,7 +5,7 @@ import numpy as np
 
 from tensorjit import dtype as dt
 
-from .core import op, Sample, Differs, ALL, NUMERIC, INTS, int64_result
+from .core import op, Sample, Differs, ErrorCase, ALL, NUMERIC, INTS, int64_result
 from .samples import structural, case, random, specials
 
 
@@ -102,6 +102,8 @@ def _gather_samples(a, full):
 
 
 op("gather", ref=lambda x, idx, axis: np.take(x, idx, axis), dtypes=ALL, result=_first,
+   errors=[ErrorCase(Sample(np.ones((3, 2)), _i(5), 0), IndexError, "getitem(",
+                     "an index out of range (the kernel fails at run time in ast)")],
    torch=lambda torch, x, idx, axis: torch.index_select(x, axis, idx.reshape(-1)).reshape(
        x.shape[:axis % x.ndim] + tuple(idx.shape) + x.shape[axis % x.ndim + 1:]),
    method="gather", **structural(_gather_samples))
@@ -184,6 +186,8 @@ _PARTIAL_SUMS = {"edge": Differs(
 MATMUL_NOTE = {"dtypes": "bool is refused; integers multiply in their dtype and wrap (NumPy)",
                "empty": "an empty contraction gives zeros"}
 op("matmul", ref=np.matmul, dtypes=NUMERIC, samples=_mat_samples, promotes=True,
+   errors=[ErrorCase(Sample(np.ones((3, 2)), np.ones((3, 2))), ValueError, "matmul:",
+                     "contraction dimensions differ")],
    weak_scalars=False,
    method="matmul", torch=lambda torch, x, y: torch.matmul(x, y), notes=MATMUL_NOTE,
    tol={dt.float16: (4e-3, 4e-3), dt.bfloat16: (3e-2, 3e-2)}, ref_differs=_PARTIAL_SUMS)
