@@ -10,6 +10,14 @@ from .normalization import log_softmax
 _REDUCTIONS = ("mean", "sum", "none")
 
 
+def _prediction(x, op):
+    """The scores / predictions of a loss: a floating-point tensor (MindSpore, PyTorch)."""
+    x = coerce.as_tensor(x, op=op)
+    if not dt.is_float(x.dtype):
+        raise TypeError(f"{op}: expected floating-point predictions, got {x.dtype}")
+    return x
+
+
 def _reduce(loss, reduction, op, weight_sum=None):
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{op}: reduction must be one of {_REDUCTIONS}, got {reduction!r}")
@@ -27,7 +35,7 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean",
              label_smoothing=0.0):
     """Negative log-likelihood of class indices ``target`` under log-probabilities
     ``inputs`` of shape (N, C) or (N, C, d1, ...)."""
-    logp = coerce.as_tensor(inputs, op="nll_loss")
+    logp = _prediction(inputs, "nll_loss")
     target = coerce.as_tensor(target, op="nll_loss")
     if not dt.is_int(target.dtype):
         raise TypeError(f"nll_loss: target must hold integer class indices, got {target.dtype}")
@@ -64,7 +72,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
                   label_smoothing=0.0):
     """MindSpore ``ops.cross_entropy``: ``target`` holds class indices (int) or class
     probabilities (float, same shape as ``input``)."""
-    logits = coerce.as_tensor(input, op="cross_entropy")
+    logits = _prediction(input, "cross_entropy")
     target = coerce.as_tensor(target, op="cross_entropy")
     logp = log_softmax(logits, axis=1 if logits.ndim > 1 else 0)
     if dt.is_float(target.dtype):
@@ -85,7 +93,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
 
 def softmax_cross_entropy_with_logits(logits, labels, sparse=False, reduction="none"):
     """``nn.SoftmaxCrossEntropyWithLogits``: labels are one-hot (or indices if sparse)."""
-    logits = coerce.as_tensor(logits, op="softmax_cross_entropy")
+    logits = _prediction(logits, "softmax_cross_entropy")
     labels = coerce.as_tensor(labels, op="softmax_cross_entropy")
     logp = log_softmax(logits, axis=-1)
     if sparse:
@@ -97,16 +105,16 @@ def softmax_cross_entropy_with_logits(logits, labels, sparse=False, reduction="n
 
 
 def mse_loss(input, target, reduction="mean"):
-    diff = _ew.sub(input, target)
+    diff = _ew.sub(_prediction(input, "mse_loss"), target)
     return _reduce(_ew.mul(diff, diff), reduction, "mse_loss")
 
 
 def l1_loss(input, target, reduction="mean"):
-    return _reduce(_ew.abs(_ew.sub(input, target)), reduction, "l1_loss")
+    return _reduce(_ew.abs(_ew.sub(_prediction(input, "l1_loss"), target)), reduction, "l1_loss")
 
 
 def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
-    diff = _ew.abs(_ew.sub(input, target))
+    diff = _ew.abs(_ew.sub(_prediction(input, "smooth_l1_loss"), target))
     quad = _ew.mul(_ew.mul(diff, diff), 0.5 / beta)
     loss = _ew.where(_ew.lt(diff, beta), quad, _ew.sub(diff, 0.5 * beta))
     return _reduce(loss, reduction, "smooth_l1_loss")
@@ -114,7 +122,7 @@ def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
 
 def binary_cross_entropy_with_logits(logits, label, weight=None, pos_weight=None,
                                      reduction="mean"):
-    x = coerce.as_tensor(logits, op="binary_cross_entropy_with_logits")
+    x = _prediction(logits, "binary_cross_entropy_with_logits")
     y = coerce.as_tensor(label, x.dtype, op="binary_cross_entropy_with_logits")
     log_sig = _ew.neg(_ew.softplus(_ew.neg(x)))          # log(sigmoid(x))
     log_one_minus = _ew.neg(_ew.softplus(x))             # log(1 - sigmoid(x))

@@ -17,13 +17,14 @@ from . import batching
 # softmax / log_softmax
 
 def _softmax_impl(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
+    # initial=-inf: a softmax over an axis of size 0 is empty, not an error
+    shifted = x - np.max(x, axis=axis, keepdims=True, initial=-np.inf)
     e = np.exp(shifted)
     return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype, copy=False)
 
 
 def _log_softmax_impl(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
+    shifted = x - np.max(x, axis=axis, keepdims=True, initial=-np.inf)
     return (shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))).astype(
         x.dtype, copy=False)
 

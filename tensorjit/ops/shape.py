@@ -289,7 +289,8 @@ def split(tensor, split_size_or_sections, axis=0):
         size = split_size_or_sections
         if size <= 0:
             raise ValueError(f"split: split size must be positive, got {size}")
-        sizes = [size] * (length // size) + ([length % size] if length % size else [])
+        # an empty axis gives one empty piece (NumPy, PyTorch)
+        sizes = [size] * (length // size) + ([length % size] if length % size else []) or [0]
     else:
         sizes = [int(s) for s in split_size_or_sections]
         if sum(sizes) != length:
