@@ -145,7 +145,7 @@ def _reduce_kl(loss, reduction):
 def kl_div(logits, labels, reduction="mean"):
     """``labels * (log(labels) - logits)`` with ``logits`` log-probabilities; 0 where a
     label is 0. ``reduction``: 'mean' (over every element), 'batchmean', 'sum', 'none'."""
-    x = coerce.as_tensor(logits, op="kl_div")
+    x = _prediction(logits, "kl_div")
     y = coerce.as_tensor(labels, x.dtype, op="kl_div")
     positive = _ew.gt(y, 0)
     safe = _ew.where(positive, y, _ew.ones_like(y))
@@ -153,10 +153,17 @@ def kl_div(logits, labels, reduction="mean"):
     return _reduce_kl(loss, reduction)
 
 
+def _widened(x):
+    """The dtype a loss with a small epsilon computes in: float32 for float16 / bfloat16
+    (1e-12 is 0 in float16, and a clamp at 0 gives inf and NaN)."""
+    return dt.float32 if x.dtype in (dt.float16, dt.bfloat16) else x.dtype
+
+
 def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
     """Binary cross entropy of probabilities ``logits`` against ``labels``; the logs are
     taken of at least 1e-12, as MindSpore does, so a probability of 0 or 1 stays finite."""
-    p = coerce.as_tensor(logits, op="binary_cross_entropy")
+    given = _prediction(logits, "binary_cross_entropy")
+    p = _ew.cast(given, _widened(given))
     y = coerce.as_tensor(labels, p.dtype, op="binary_cross_entropy")
     eps = 1e-12
     log_p = _ew.log(_ew.maximum(p, eps))
@@ -164,14 +171,15 @@ def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
     loss = _ew.neg(_ew.add(_ew.mul(y, log_p), _ew.mul(_ew.sub(1.0, y), log_q)))
     if weight is not None:
         loss = _ew.mul(loss, coerce.as_tensor(weight, p.dtype, op="binary_cross_entropy"))
-    return _reduce(loss, reduction, "binary_cross_entropy")
+    return _ew.cast(_reduce(loss, reduction, "binary_cross_entropy"), given.dtype)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
     """``1 - cos(x1, x2)`` where ``target`` is 1, ``max(0, cos(x1, x2) - margin)`` where
     it is -1; the cosine is over the last axis (1e-12 is added to the squared norms, so
     zero vectors give a finite loss where MindSpore gives NaN)."""
-    x1 = coerce.as_tensor(input1, op="cosine_embedding_loss")
+    given = _prediction(input1, "cosine_embedding_loss")
+    x1 = _ew.cast(given, _widened(given))
     x2 = coerce.as_tensor(input2, x1.dtype, op="cosine_embedding_loss")
     y = coerce.as_tensor(target, op="cosine_embedding_loss")
     if tuple(x1.shape) != tuple(x2.shape):
@@ -188,4 +196,4 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
     dissimilar = _ew.maximum(_ew.sub(cos, float(margin)), 0.0)
     zero = _ew.zeros_like(cos)
     loss = _ew.where(_ew.eq(y, 1), similar, _ew.where(_ew.eq(y, -1), dissimilar, zero))
-    return _reduce(loss, reduction, "cosine_embedding_loss")
+    return _ew.cast(_reduce(loss, reduction, "cosine_embedding_loss"), given.dtype)

@@ -147,7 +147,13 @@ def uniform(shape, minval, maxval, seed=None, dtype=dt.float32):
     samples = uniform_p.bind(shape=coerce.as_shape(shape, "uniform"), dtype=dtype)
     low = coerce.as_tensor(minval, dtype, op="uniform")
     high = coerce.as_tensor(maxval, dtype, op="uniform")
-    return _ew.add(_ew.mul(samples, _ew.sub(high, low)), low)
+    value = _ew.add(_ew.mul(samples, _ew.sub(high, low)), low)
+    # low + u (high - low) can round up to high (float16: u = 0.9995 on [10, 12) gives 12):
+    # such draws move below high by at most two units in the last place, into the range
+    step = _ew.add(_ew.mul(_ew.abs(high), 2 * dt.epsneg(dtype)),
+                   float(dt.smallest_subnormal(dtype)))
+    below = _ew.maximum(low, _ew.sub(high, step))
+    return _ew.where(_ew.lt(value, high), value, below)
 
 
 def _channel_dropout(input, p, training, spatial, op):

@@ -4,7 +4,7 @@ from scipy import special
 
 from tensorjit import dtype as dt
 
-from .core import op, Sample, FLOATS
+from .core import op, Sample, Differs, FLOATS
 from .samples import random
 
 _TOL16 = {dt.float16: (4e-3, 4e-3), dt.bfloat16: (3e-2, 3e-2)}
@@ -160,3 +160,114 @@ op("binary_cross_entropy_with_logits", prims=(), ref=_bce_ref, dtypes=FLOATS, to
    samples=_bce_samples, torch=lambda torch, x, y, w=None, pw=None, reduction="mean":
    _T(torch, "binary_cross_entropy_with_logits")(x, y, w, reduction=reduction, pos_weight=pw),
    notes={"stability": "log(sigmoid(x)) as -softplus(-x): no overflow for large logits"})
+
+
+def _bce_prob_ref(p, y, weight=None, reduction="mean"):
+    """The logs are of at least 1e-12 (MindSpore), so p = 0 or 1 gives a finite loss."""
+    loss = -(y * np.log(np.maximum(p, 1e-12)) + (1 - y) * np.log(np.maximum(1 - p, 1e-12)))
+    return _reduce(loss * (1 if weight is None else weight), reduction)
+
+
+def _bce_prob_samples(dtype, rng, full):
+    def r(*shape, lo=0.05, hi=0.95):
+        return random(rng, shape, dtype, lo, hi)
+    return [Sample(r(3, 4), r(3, 4, lo=0, hi=1), label="mean"),
+            Sample(r(3, 4), r(3, 4, lo=0, hi=1), r(4, lo=0.5, hi=2), "sum", label="weight, sum"),
+            Sample(r(2, 3), r(2, 3, lo=0, hi=1), None, "none", label="none"),
+            Sample(np.zeros((0,), dtype), np.zeros((0,), dtype), None, "sum", label="empty"),
+            Sample(np.array([0.0, 1.0, 0.0, 1.0, 1e-20], dtype), np.array([1, 0, 0, 1, 1], dtype),
+                   None, "none", label="saturated", smooth=False),
+            Sample(r(3), r(3), None, "avg", label="unknown reduction", raises=ValueError)]
+
+
+def _saturated(p, *rest):
+    p = p.astype(np.float64)
+    return (p < 1e-12) | (p > 1 - 1e-12)
+
+
+op("binary_cross_entropy", prims=(), ref=_bce_prob_ref, dtypes=FLOATS, tol=_TOL16,
+   samples=_bce_prob_samples, nondiff=(2,), torch_differs={
+       "value:saturated": Differs("log is taken of max(p, 1e-12) (MindSpore): a wrong "
+                                  "certain prediction costs 27.6; PyTorch clamps the log at "
+                                  "-100", _saturated),
+       "grad:saturated": Differs("where p < 1e-12 the gradient is max's (0 below the clamp); "
+                                 "PyTorch divides by max(p (1 - p), 1e-12)",
+                                 _saturated)},
+   torch=lambda torch, p, y, w=None, reduction="mean": _T(torch, "binary_cross_entropy")(
+       p, y, w, reduction=reduction),
+   notes={"dtypes": "floats only (MindSpore, PyTorch); labels take the predictions' dtype"})
+
+
+def _kl_div_ref(x, y, reduction="mean"):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        loss = np.where(y > 0, y * (np.log(np.where(y > 0, y, 1)) - x), 0.0)
+    if reduction == "batchmean":
+        return loss.sum() / x.shape[0]
+    return _reduce(loss, reduction)
+
+
+def _kl_div_samples(dtype, rng, full):
+    def logp(*shape):
+        return special.log_softmax(rng.standard_normal(shape), -1).astype(dtype)
+
+    def probs(*shape):
+        return special.softmax(rng.standard_normal(shape), -1).astype(dtype)
+    y = probs(3, 4)
+    y[0, 1] = 0
+    return [Sample(logp(3, 4), probs(3, 4), label="mean"),
+            Sample(logp(3, 4), probs(3, 4), "batchmean", label="batchmean"),
+            Sample(logp(3, 4), probs(3, 4), "sum", label="sum"),
+            Sample(logp(2, 3), probs(2, 3), "none", label="none"),
+            Sample(logp(3, 4), y, "none", label="a zero label", smooth=False),
+            Sample(np.zeros((0, 3), dtype), np.zeros((0, 3), dtype), "sum", label="empty")]
+
+
+op("kl_div", prims=(), ref=_kl_div_ref, dtypes=FLOATS, tol=_TOL16, samples=_kl_div_samples,
+   torch=lambda torch, x, y, reduction="mean": _T(torch, "kl_div")(x, y, reduction=reduction),
+   torch_differs={"grad:a zero label": Differs(
+       "at a label of 0 the gradient with respect to that label is 0 (the loss is the "
+       "constant 0 there); PyTorch's xlogy gives log(0) = -inf",
+       lambda x, y, *r: np.broadcast_to(y == 0, x.shape))},
+   notes={"zero labels": "a label of 0 contributes 0 (0 log 0 = 0)",
+          "batchmean": "the sum divided by the batch size (PyTorch, MindSpore)"})
+
+
+def _cosine_ref(x1, x2, target, margin=0.0, reduction="mean"):
+    cos = (x1 * x2).sum(-1) / np.sqrt(((x1 * x1).sum(-1) + 1e-12) * ((x2 * x2).sum(-1) + 1e-12))
+    loss = np.where(target == 1, 1 - cos, np.where(target == -1, np.maximum(cos - margin, 0), 0))
+    return _reduce(loss, reduction)
+
+
+def _cosine_samples(dtype, rng, full):
+    def r(*shape):
+        return random(rng, shape, dtype, -2, 2)
+
+    def t(*shape):
+        return rng.choice([-1, 1], shape).astype(np.int64)
+    return [Sample(r(5, 4), r(5, 4), t(5), label="mean"),
+            Sample(r(5, 4), r(5, 4), t(5), 0.2, "sum", label="margin, sum"),
+            Sample(r(2, 3, 4), r(2, 3, 4), t(2, 3), -0.5, "none", label="batched, none"),
+            Sample(np.zeros((2, 3), dtype), r(2, 3), np.array([1, -1]), 0.0, "none",
+                   label="a zero vector", smooth=False),
+            Sample(r(0, 4), r(0, 4), t(0), 0.0, "sum", label="empty"),
+            Sample(r(5, 4), r(5, 3), t(5), label="shapes differ", raises=ValueError)]
+
+
+def _torch_cosine(torch, x1, x2, t, margin=0.0, reduction="mean"):
+    """PyTorch takes (N, D) inputs: batched ones are flattened to rows and back."""
+    loss = _T(torch, "cosine_embedding_loss")(x1.reshape(-1, x1.shape[-1]), x2.reshape(
+        -1, x1.shape[-1]), t.reshape(-1), margin, reduction=reduction)
+    return loss.reshape(t.shape) if reduction == "none" else loss
+
+
+op("cosine_embedding_loss", prims=(), ref=_cosine_ref, dtypes=FLOATS, tol=_TOL16,
+   samples=_cosine_samples, torch=_torch_cosine, torch_differs={"grad:a zero vector": Differs(
+       "at a zero vector: its cosine 0 sits at the hinge (margin 0), where the gradient is "
+       "half the slope (maximum's rule for ties; PyTorch's clamp passes all of it), and the "
+       "cosine's gradient is ~1e6 (1e-12 regularises the norm), rounded differently from "
+       "PyTorch's beyond 1e-9", lambda x1, x2, t: np.broadcast_to(
+           (x1 == 0).all(-1, keepdims=True), x1.shape))},
+   notes={"zero vectors": "1e-12 is added to each squared norm (PyTorch): a zero vector has "
+                          "cosine 0, not NaN (MindSpore 2.10 gives NaN)",
+          "target": "1 or -1 (integers); another value contributes 0",
+          "hinge": "where cos = margin the gradient is half the slope (maximum's tie rule)"})

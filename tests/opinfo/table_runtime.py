@@ -101,6 +101,123 @@ op("dropout", op=_dropout, dtypes=FLOATS, check=_dropout_check, torch=None, fuzz
                     "also in compiled graphs"})
 
 
+
+def _moments_check(entry, sample, got):
+    """N(mean, stddev^2) / U[minval, maxval) with the bounds the sample passes (tensors
+    broadcast with the shape): in range, each row's moments, reproducible after set_seed."""
+    x = got[0].astype(np.float64)
+    want = entry.result_dtypes(sample)[0]
+    if got[0].dtype != want:
+        return f"dtype {got[0].dtype}, expected {want}"
+    shape = sample.args[0]
+    if x.shape != tuple(np.broadcast_shapes(shape, *[np.shape(a) for a in sample.args[1:3]])):
+        return f"shape {x.shape} for shape {shape} and bounds {sample.args[1:3]}"
+    a, b = (np.broadcast_to(np.asarray(v, np.float64), x.shape) for v in sample.args[1:3])
+    if entry.name == "uniform":
+        mean, std = (a + b) / 2, (b - a) / 12 ** 0.5
+        outside = (x < a) | (x >= b)
+    else:
+        mean, std, outside = a, b, ~np.isfinite(x)
+    if outside.any():
+        return f"values outside the range: {x[outside][:5]}"
+    first, again, other = _draws(entry, sample)
+    if not np.array_equal(first, again):
+        return "the same seed gave other numbers"
+    if x.size > 1000 and np.array_equal(first, other):
+        return "another seed gave the same numbers"
+    if x.shape and x.shape[-1] >= 5000:       # rows of draws: each row's moments
+        rows = x.reshape(-1, x.shape[-1])
+        for k, row in enumerate(rows):
+            m, s = mean.reshape(-1, x.shape[-1])[k, 0], std.reshape(-1, x.shape[-1])[k, 0]
+            if abs(row.mean() - m) > 0.05 * max(s, 1) or abs(row.std() - s) > 0.05 * max(s, 1):
+                return f"row {k}: mean {row.mean():.3f} / std {row.std():.3f}, expected {m} / {s}"
+    return None
+
+
+def _bound(dtype, *values):
+    return np.array(values, dtype).reshape(-1, 1) if len(values) > 1 else np.array(values[0], dtype)
+
+
+op("standard_normal", prims=("random_normal",), dtypes=(dt.float32,), **_RANDOM | {
+   "result": lambda *_: dt.float32}, check=_distribution_check(np.isfinite, 0.0, 1.0),
+   samples=lambda dtype, rng, full: [Sample((200, 100), label="20000 draws"),
+                                     Sample((3,), label="3"), Sample((0, 2), label="none")],
+   notes={"dtype": "float32, as MindSpore"})
+op("normal", prims=("random_normal",), dtypes=FLOATS, check=_moments_check,
+   **_RANDOM | {"result": lambda mean, std: mean}, samples=lambda dtype, rng, full: [
+       Sample((2, 10000), _bound(dtype, 1.5), _bound(dtype, 2.0), label="0-d mean and stddev"),
+       Sample((2, 10000), _bound(dtype, -1.0, 3.0), _bound(dtype, 0.5, 1.0),
+              label="a mean and a stddev per row"),
+       Sample((0, 3), _bound(dtype, 0.0), _bound(dtype, 1.0), label="none")],
+   notes={"dtype": "the mean's dtype when it is a float, else float32",
+          "bounds": "mean and stddev may be tensors; they broadcast with the shape"})
+op("uniform", prims=("random_uniform",), dtypes=FLOATS, check=_moments_check,
+   **_RANDOM | {"result": lambda a, b, dtype=dt.float32: dtype},
+   samples=lambda dtype, rng, full: [
+       Sample((2, 10000), _bound(dtype, -1.0), _bound(dtype, 3.0), dtype=dtype,
+              label="[-1, 3)"),
+       Sample((2, 10000), _bound(dtype, 0.0, 10.0), _bound(dtype, 1.0, 12.0), dtype=dtype,
+              label="bounds per row"),
+       Sample((3,), _bound(dtype, 2.0), _bound(dtype, 2.5), dtype=dtype, label="3")],
+   notes={"range": "[minval, maxval): a draw that would round up to maxval in the dtype "
+                   "stays below it"})
+
+
+def _channel_dropout(name):
+    def run(x, p=0.5, training=True):
+        tj.set_seed(11)    # the same mask on every call: finite differences see one function
+        return getattr(tj.ops, name)(x, p, training)
+    return run
+
+
+def _channel_dropout_check(spatial):
+    def check(entry, sample, got):
+        """Whole channels (the last ``spatial`` axes) are zero or x / (1 - p); about p of
+        them are dropped."""
+        x, = sample.leaves()
+        p = sample.args[1] if len(sample.args) > 1 else 0.5
+        training = sample.args[2] if len(sample.args) > 2 else True
+        y = got[0].astype(np.float64)
+        if got[0].dtype != x.dtype or y.shape != x.shape:
+            return f"{got[0].dtype}{y.shape} for a {x.dtype}{x.shape} input"
+        if not training or p == 0:
+            return None if np.array_equal(got[0], x, equal_nan=True) else "not the identity"
+        channels = y.reshape(y.shape[:-spatial] + (int(np.prod(y.shape[-spatial:])),))
+        scaled = (x.astype(np.float64) / (1 - p)).astype(x.dtype).astype(np.float64)
+        scaled = scaled.reshape(channels.shape)
+        dropped = (channels == 0).all(-1)
+        kept = np.isclose(channels, scaled, rtol=1e-2).all(-1)
+        if not (dropped | kept).all():
+            return "a channel is neither all zero nor all x / (1 - p)"
+        if dropped.size >= 1000 and abs(dropped.mean() - p) > 0.05:
+            return f"dropped {dropped.mean():.3f} of the channels, expected {p}"
+        return None
+    return check
+
+
+def _channel_samples(spatial):
+    def make(dtype, rng, full):
+        def r(*shape):
+            return random(rng, shape, dtype, 0.5, 2)
+        sp = (3,) * spatial
+        return [Sample(r(40, 50, *(2,) * spatial), 0.3, label="p=0.3"),
+                Sample(r(4, *sp), 0.5, label="unbatched"),
+                Sample(random(rng, (2, 3) + sp, dtype), 0.5, False, label="not training"),
+                Sample(r(2, 3, *sp), 0.0, label="p=0"),
+                Sample(np.zeros((0, 3) + sp, dtype), 0.5, label="empty"),
+                Sample(r(*(2,) * (spatial + 3)), 0.5, label="too many axes", raises=ValueError)]
+    return make
+
+
+for _spatial in (1, 2, 3):
+    _name = f"dropout{_spatial}d"
+    op(_name, op=_channel_dropout(_name), prims=("random_uniform",), dtypes=FLOATS,
+       check=_channel_dropout_check(_spatial), torch=None, fuzz=False,
+       samples=_channel_samples(_spatial), notes={
+           "values": f"each channel (one draw per sample and channel, shared by the last "
+                     f"{_spatial} axes) is zeroed with probability p, the rest scaled by "
+                     f"1 / (1 - p); a fresh mask on every call, also in compiled graphs"})
+
 # ---- side effects ----------------------------------------------------------------------------
 
 def _printed(fn, *args):
