@@ -19,6 +19,11 @@ UNINITIALISED = ("an empty reduction / contraction gives its identity (0, or 1 f
 INF_ROWS = ("a row holding +inf gives NaN (inf - inf; PyTorch); MindSpore 2.10 gives the "
             "limit")
 
+NAN_ORDER = ("NaN sorts after every number and counts as the largest in topk (NumPy, "
+             "PyTorch); MindSpore 2.10's CPU kernels order it otherwise")
+INT_ACTIVATIONS = ("bool and integers give float32 (the float constants of the definition "
+                   "promote them); MindSpore 2.10 keeps the integer dtype")
+
 MS_DIFFERS = {
     "log": {"value:edge": "subnormal inputs are numbers (log of the smallest float32 "
                           "subnormal is -103.3); MindSpore 2.10's CPU kernel flushes them"},
@@ -69,6 +74,28 @@ MS_DIFFERS = {
     "softmax": {"value:edge rows": INF_ROWS},
     "log_softmax": {"value:edge rows": INF_ROWS},
     "nonzero": {"value:2-d": TRUTH},
+    "binary_cross_entropy": {
+        "value:empty": UNINITIALISED,
+        "value:weight, sum": "a (C,) weight broadcasts over the loss (NumPy, PyTorch); "
+                             "MindSpore 2.10's CPU kernel gives another sum unless the "
+                             "weight has the loss's full shape"},
+    "cosine_embedding_loss": {"value:a zero vector": "a zero vector has cosine 0 (1e-12 is "
+                                                     "added to the squared norms, PyTorch); "
+                                                     "MindSpore 2.10 gives NaN"},
+    **{name: {"value:edge": NAN_ORDER} for name in ("argsort", "sort", "topk")},
+    **{name: {"dtype": INT_ACTIVATIONS} for name in ("selu", "hardsigmoid")},
+    "hardswish": {"dtype": INT_ACTIVATIONS,
+                  "value:edge": "hardswish(-inf) is NaN (-inf * 0, the formula, as PyTorch); "
+                                "MindSpore 2.10 gives 0"},
+    "fast_gelu": {"value:edge": "fast_gelu(inf) is inf (x * sigmoid(1.702 x)); MindSpore 2.10 "
+                                "gives NaN"},
+    "logsigmoid": {"value:edge": "logsigmoid(x) is x for very negative x, also at the float "
+                                 "minimum; MindSpore 2.10 overflows to -inf"},
+    "baddbmm": {"value:beta = 0 ignores the input": "beta = 0 does not read the input, so "
+                                                    "its NaN does not propagate (PyTorch); "
+                                                    "MindSpore 2.10 computes 0 * input",
+                "value:empty contraction": UNINITIALISED},
+    "clip_by_global_norm": {"value:an empty tensor": UNINITIALISED + " (in the norm)"},
     "avg_pool2d": {"value:*": "ops.avg_pool2d follows nn.AvgPool2d: (kernel_size, stride="
                               "kernel_size, pad_mode, padding, ...); MindSpore 2.10's "
                               "functional avg_pool2d defaults stride to 1 and has no pad_mode"},

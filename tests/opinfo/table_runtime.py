@@ -212,7 +212,7 @@ def _channel_samples(spatial):
 for _spatial in (1, 2, 3):
     _name = f"dropout{_spatial}d"
     op(_name, op=_channel_dropout(_name), prims=("random_uniform",), dtypes=FLOATS,
-       check=_channel_dropout_check(_spatial), torch=None, fuzz=False,
+       check=_channel_dropout_check(_spatial), torch=None, fuzz=False, ms=None,
        samples=_channel_samples(_spatial), notes={
            "values": f"each channel (one draw per sample and channel, shared by the last "
                      f"{_spatial} axes) is zeroed with probability p, the rest scaled by "
