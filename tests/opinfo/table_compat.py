@@ -9,7 +9,7 @@ import numpy as np
 import tensorjit as tj
 from tensorjit import dtype as dt
 
-from .core import op, Sample, ALL, NUMERIC, INTS, FLOATS, bool_result
+from .core import op, Sample, Kink, ALL, NUMERIC, INTS, FLOATS, bool_result
 from .samples import random, mixed, specials, structural, case
 
 
@@ -172,6 +172,9 @@ def _clip_samples(dtype, rng, full):
 
 op("clip_by_global_norm", prims=(), ref=_clip_ref, dtypes=FLOATS, samples=_clip_samples,
    tol={dt.float16: (4e-3, 4e-3), dt.bfloat16: (3e-2, 3e-2)}, torch=None,
+   kinks=[Kink(Sample([np.array([2.0, 0.0])], 2.0), [np.array([0.5, 1.0])],
+               "where the global norm equals clip_norm, max(norm, clip_norm) gives half its "
+               "slope to the norm (maximum's tie rule): 1 - sum(x) x / (2 norm^2) here")],
    notes={"norm": "accumulated in float32 (MindSpore), in float64 when a tensor is float64",
           "dtypes": "floats only: the scale cast to an integer dtype would zero the tensor "
                     "(MindSpore 2.10 accepts integers and returns zeros)"})
