@@ -10,7 +10,6 @@ parameter, so a bad file or a mismatched network never leaves a net half loaded.
 import binascii
 import numbers
 import os
-import tempfile
 import threading
 
 import numpy as np
@@ -19,6 +18,7 @@ from .. import dtype as dt
 from ..tensor import Tensor, Parameter
 from ..nn.cell import Cell
 from ..ops import process_groups
+from .. import files
 from . import ckpt_format, safetensors_format
 from .ckpt_format import CheckpointFormatError
 
@@ -144,32 +144,14 @@ def _write_safetensors(f, arrays):
 
 
 def _write_atomically(path, arrays, format, crc_check):
-    directory = os.path.dirname(path) or "."
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
-                               dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            if format == "ckpt":
-                _write_ckpt(f, arrays, crc_check)
-            else:
-                _write_safetensors(f, arrays)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
 
-
-def _umask():
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    def write(f):
+        if format == "ckpt":
+            _write_ckpt(f, arrays, crc_check)
+        else:
+            _write_safetensors(f, arrays)
+    files.write_atomically(path, write, mode=files.default_mode() & 0o644, sync=True)
 
 
 def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=False,

@@ -284,6 +284,8 @@ class JitFunction:
             entry = Entry(captured.graph, executable, captured.out_struct,
                           None if generic else shapes, captured.info)
         if captured.result is NOT_RUN:
+            if run:     # a kernel failing in this first run is explained from its graph
+                self.last_entry = entry
             return entry, (entry.run(leaves) if run else None)
         return entry, captured.result
 

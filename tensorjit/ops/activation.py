@@ -1,5 +1,6 @@
 """Activation functions composed from elementwise primitives (their gradients come from
 those primitives' VJPs), with MindSpore's functional signatures."""
+from .. import dtype as dt
 from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
@@ -42,17 +43,24 @@ def logsigmoid(x):
     return _ew.neg(_ew.softplus_p.bind(_ew.neg(x)))
 
 
+def _negative_side(x):
+    """``x`` where it is not positive, else 0: the exponential branch of elu-like units is
+    computed there only, so its gradient (0 * exp(x), NaN once exp overflows) stays out."""
+    return _ew.where(_ew.gt(x, 0), _ew.zeros_like(x), x)
+
+
 def selu(input_x):
     x = _float(input_x, "selu")
     alpha, scale = 1.6732632423543772, 1.0507009873554805
-    return _ew.mul(_ew.where(_ew.gt(x, 0), x, _ew.mul(_ew.expm1(x), alpha)), scale)
+    negative = _ew.mul(_ew.expm1(_negative_side(x)), alpha)
+    return _ew.mul(_ew.where(_ew.gt(x, 0), x, negative), scale)
 
 
 def celu(x, alpha=1.0):
     x = _float(x, "celu")
     if alpha == 0:
         raise ValueError("celu: alpha must not be 0")
-    negative = _ew.mul(_ew.expm1(_ew.mul(x, 1.0 / alpha)), alpha)
+    negative = _ew.mul(_ew.expm1(_ew.mul(_negative_side(x), 1.0 / alpha)), alpha)
     return _ew.where(_ew.gt(x, 0), x, negative)
 
 
@@ -90,6 +98,8 @@ def prelu(input, weight):
 def bias_add(input_x, bias, data_format="NCHW"):
     """Add a per-channel ``bias``: axis 1 for 'NCHW'/'NCDHW', the last axis for 'NHWC'."""
     x = coerce.as_tensor(input_x, op="bias_add")
+    if x.dtype == dt.bool_:        # adding bools would be a logical or (MindSpore refuses)
+        raise TypeError("bias_add: expected a numeric tensor, got bool")
     b = coerce.as_tensor(bias, x.dtype, op="bias_add")
     if b.ndim != 1:
         raise ValueError(f"bias_add: bias must be 1-d, got shape {tuple(b.shape)}")

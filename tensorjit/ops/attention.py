@@ -40,6 +40,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     """Attention of (L, N, E) ``query`` over (S, N, kdim / vdim) ``key`` / ``value``:
     returns ``(output (L, N, E), weights (N, L, S) or (N, heads, L, S))``."""
     q, k, v = (coerce.as_tensor(t, op="multi_head_attention") for t in (query, key, value))
+    for t in (q, k, v):
+        if not dt.is_float(t.dtype):     # the scores' softmax is defined on floats
+            raise TypeError(f"multi_head_attention: expected floating-point query, key and "
+                            f"value, got {t.dtype}")
     length, batch, embed = q.shape
     if embed != embed_dim_to_check:
         raise ValueError(f"multi_head_attention: query has embedding size {embed}, expected "

@@ -12,19 +12,26 @@ from . import linalg as _linalg
 from .creation import full, full_like, arange
 
 
+def _shape_for_user(input_x, op):
+    """The shape of ``input_x``, handed to user code: a graph being captured that reads it
+    serves only this shape (the value may become a constant in the graph)."""
+    coerce.shape_decision()
+    return tuple(coerce.as_tensor(input_x, op=op).shape)
+
+
 def tensor_shape(input_x):
     """``ops.shape``: the shape as a tuple of ints."""
-    return tuple(coerce.as_tensor(input_x, op="shape").shape)
+    return _shape_for_user(input_x, "shape")
 
 
 def rank(input_x):
     """``ops.rank``: the number of dimensions."""
-    return coerce.as_tensor(input_x, op="rank").ndim
+    return len(_shape_for_user(input_x, "rank"))
 
 
 def size(input_x):
     """``ops.size``: the number of elements."""
-    return int(coerce.as_tensor(input_x, op="size").size)
+    return int(np.prod(_shape_for_user(input_x, "size"), dtype=np.int64))
 
 
 def unstack(input_x, axis=0):

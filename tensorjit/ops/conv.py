@@ -349,6 +349,7 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     """MindSpore ``ops.conv2d`` (NCHW input, (out, in/groups, kh, kw) weight)."""
     x = coerce.as_tensor(input, op="conv2d")
     w = coerce.as_tensor(weight, op="conv2d")
+    _check_float("conv2d", x, w)
     if x.ndim != 4 or w.ndim != 4:
         raise ValueError(f"conv2d: expected a 4-D NCHW input and a 4-D weight, got shapes "
                          f"{tuple(x.shape)} and {tuple(w.shape)}")
@@ -441,8 +442,17 @@ def _pool_geometry(x, kernel_size, stride, pad_mode, padding, dilation, op):
     return dict(kernel=kernel, stride=stride, padding=pads, dilation=dilation)
 
 
+def _check_float(op, *tensors):
+    """Convolution and average pooling are defined on floats (MindSpore, PyTorch)."""
+    for t in tensors:
+        if not dt.is_float(t.dtype):
+            raise TypeError(f"{op}: expected floating-point tensors, got {t.dtype}")
+
+
 def max_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0, dilation=1):
     x = coerce.as_tensor(x, op="max_pool2d")
+    if x.dtype == dt.bool_:
+        raise TypeError("max_pool2d: not defined for bool tensors")
     geometry = _pool_geometry(x, kernel_size, stride, pad_mode, padding, dilation, "max_pool2d")
     pad_value = -np.inf if dt.is_float(x.dtype) else np.iinfo(x.dtype).min
     windows = unfold_p.bind(x, pad_value=pad_value, **geometry)
@@ -452,6 +462,7 @@ def max_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0, dilat
 def avg_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0,
                count_include_pad=True, divisor_override=None):
     x = coerce.as_tensor(x, op="avg_pool2d")
+    _check_float("avg_pool2d", x)
     geometry = _pool_geometry(x, kernel_size, stride, pad_mode, padding, 1, "avg_pool2d")
     windows = unfold_p.bind(x, pad_value=0, **geometry)
     total = _red.sum(windows, (-2, -1))
@@ -468,6 +479,7 @@ def avg_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0,
 
 def adaptive_avg_pool2d(input, output_size):
     x = coerce.as_tensor(input, op="adaptive_avg_pool2d")
+    _check_float("adaptive_avg_pool2d", x)
     oh, ow = _pair(output_size, "output_size", "adaptive_avg_pool2d")
     h, w = x.shape[2], x.shape[3]
     if (oh, ow) == (1, 1):

@@ -16,7 +16,7 @@ from . import coerce
 from . import elementwise as _ew
 from . import shape as _shape
 from .conv import (conv2d, conv2d_input_grad_p, unfold_p, resolve_padding, _pair,
-                   _check_positive)
+                   _check_positive, _check_float)
 
 
 def _tuple(value, n, name, op):
@@ -127,6 +127,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     ``(H - 1) * stride - top - bottom + dilation * (kh - 1) + 1 + output_padding``."""
     x = coerce.as_tensor(input, op="conv_transpose2d")
     w = coerce.as_tensor(weight, op="conv_transpose2d")
+    _check_float("conv_transpose2d", x, w)
     if x.ndim != 4 or w.ndim != 4:
         raise ValueError(f"conv_transpose2d: expected a 4-D NCHW input and a 4-D weight, got "
                          f"shapes {tuple(x.shape)} and {tuple(w.shape)}")

@@ -59,8 +59,11 @@ def _print_impl(*values, segments, sep=" ", end="\n"):
 
 
 def _show(value):
-    return np.array2string(np.asarray(value), separator=" ") if np.ndim(value) else str(
-        np.asarray(value).item() if isinstance(value, (np.ndarray, np.generic)) else value)
+    """A value as ``str(Tensor)`` shows it, so a graph prints what eager code prints (a
+    0-d float16 is ``0.728``, not the Python float ``0.72802734375``)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return np.array2string(np.asarray(value), separator=" ")
+    return str(value)
 
 
 def _print_batch(prim, dims, *values, **params):

@@ -323,7 +323,13 @@ def index_add(x, index, value):
 def nonzero(input, as_tuple=False):
     """Indices of non-zero elements; reads the tensor's value (data-dependent shape)."""
     x = coerce.as_tensor(input, op="nonzero")
-    coords = np.nonzero(x.asnumpy())
+    values = x.asnumpy()
+    if values.ndim == 0:     # no axes to index (PyTorch's rule; NumPy 2 refuses 0-d)
+        hits = int(values != 0)
+        if as_tuple:
+            return (coerce.constant(np.zeros(hits, np.int64)),)
+        return coerce.constant(np.zeros((hits, 0), np.int64))
+    coords = np.nonzero(values)
     if as_tuple:
         return tuple(coerce.constant(c.astype(np.int64)) for c in coords)
     return coerce.constant(np.stack(coords, axis=-1).astype(np.int64))

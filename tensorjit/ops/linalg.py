@@ -114,7 +114,25 @@ def outer(input, vec2):
 
 
 def dot(input, other):
-    return matmul(input, other)
+    """MindSpore's ``ops.dot`` (NumPy's ``dot``): the last axis of ``input`` against the
+    second-to-last of ``other`` (the last when it is 1-D), every other axis kept:
+    ``(..., k) . (..., k, n) -> (input's leading axes, other's leading axes, n)``."""
+    x, y = coerce.coerce_pair(input, other, "dot")
+    if x.ndim <= 2 and y.ndim <= 2:
+        return matmul(x, y)
+    if x.ndim == 0 or y.ndim == 0:
+        raise ValueError(f"dot: operands must not be scalars, got shapes {tuple(x.shape)} "
+                         f"and {tuple(y.shape)}")
+    k = x.shape[-1]
+    if y.ndim == 1:
+        return matmul(x, y)
+    if y.shape[-2] != k:
+        raise ValueError(f"dot: contraction dimensions differ: {tuple(x.shape)} . "
+                         f"{tuple(y.shape)} ({k} != {y.shape[-2]})")
+    rest = tuple(y.shape[:-2]) + (y.shape[-1],)
+    columns = _shape.reshape(_shape.movedim(y, -2, 0), (k, -1))
+    out = matmul(_shape.reshape(x, (-1, k)), columns)
+    return _shape.reshape(out, tuple(x.shape[:-1]) + rest)
 
 
 def tensor_dot(x1, x2, axes):
@@ -135,9 +153,14 @@ def tensor_dot(x1, x2, axes):
                          f"{tuple(x2.shape)} differ in size")
     free1 = [i for i in range(x1.ndim) if i not in a1]
     free2 = [i for i in range(x2.ndim) if i not in a2]
+    if x1.dtype == dt.bool_:
+        raise TypeError("tensor_dot: bool tensors are not supported")
     size = int(np.prod([x1.shape[a] for a in a1], dtype=np.int64))
-    left = _shape.reshape(_shape.transpose(x1, tuple(free1 + a1)), (-1, size))
-    right = _shape.reshape(_shape.transpose(x2, tuple(a2 + free2)), (size, -1))
+    rows = int(np.prod([x1.shape[i] for i in free1], dtype=np.int64))
+    columns = int(np.prod([x2.shape[i] for i in free2], dtype=np.int64))
+    # sizes written out: a -1 cannot be inferred when the contraction is empty
+    left = _shape.reshape(_shape.transpose(x1, tuple(free1 + a1)), (rows, size))
+    right = _shape.reshape(_shape.transpose(x2, tuple(a2 + free2)), (size, columns))
     out = matmul_p.bind(left, right)
     return _shape.reshape(out, tuple(x1.shape[i] for i in free1) +
                           tuple(x2.shape[i] for i in free2))

@@ -10,6 +10,14 @@ from .normalization import log_softmax
 _REDUCTIONS = ("mean", "sum", "none")
 
 
+def _prediction(x, op):
+    """The scores / predictions of a loss: a floating-point tensor (MindSpore, PyTorch)."""
+    x = coerce.as_tensor(x, op=op)
+    if not dt.is_float(x.dtype):
+        raise TypeError(f"{op}: expected floating-point predictions, got {x.dtype}")
+    return x
+
+
 def _reduce(loss, reduction, op, weight_sum=None):
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{op}: reduction must be one of {_REDUCTIONS}, got {reduction!r}")
@@ -27,7 +35,7 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean",
              label_smoothing=0.0):
     """Negative log-likelihood of class indices ``target`` under log-probabilities
     ``inputs`` of shape (N, C) or (N, C, d1, ...)."""
-    logp = coerce.as_tensor(inputs, op="nll_loss")
+    logp = _prediction(inputs, "nll_loss")
     target = coerce.as_tensor(target, op="nll_loss")
     if not dt.is_int(target.dtype):
         raise TypeError(f"nll_loss: target must hold integer class indices, got {target.dtype}")
@@ -64,7 +72,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
                   label_smoothing=0.0):
     """MindSpore ``ops.cross_entropy``: ``target`` holds class indices (int) or class
     probabilities (float, same shape as ``input``)."""
-    logits = coerce.as_tensor(input, op="cross_entropy")
+    logits = _prediction(input, "cross_entropy")
     target = coerce.as_tensor(target, op="cross_entropy")
     logp = log_softmax(logits, axis=1 if logits.ndim > 1 else 0)
     if dt.is_float(target.dtype):
@@ -85,7 +93,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
 
 def softmax_cross_entropy_with_logits(logits, labels, sparse=False, reduction="none"):
     """``nn.SoftmaxCrossEntropyWithLogits``: labels are one-hot (or indices if sparse)."""
-    logits = coerce.as_tensor(logits, op="softmax_cross_entropy")
+    logits = _prediction(logits, "softmax_cross_entropy")
     labels = coerce.as_tensor(labels, op="softmax_cross_entropy")
     logp = log_softmax(logits, axis=-1)
     if sparse:
@@ -97,16 +105,16 @@ def softmax_cross_entropy_with_logits(logits, labels, sparse=False, reduction="n
 
 
 def mse_loss(input, target, reduction="mean"):
-    diff = _ew.sub(input, target)
+    diff = _ew.sub(_prediction(input, "mse_loss"), target)
     return _reduce(_ew.mul(diff, diff), reduction, "mse_loss")
 
 
 def l1_loss(input, target, reduction="mean"):
-    return _reduce(_ew.abs(_ew.sub(input, target)), reduction, "l1_loss")
+    return _reduce(_ew.abs(_ew.sub(_prediction(input, "l1_loss"), target)), reduction, "l1_loss")
 
 
 def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
-    diff = _ew.abs(_ew.sub(input, target))
+    diff = _ew.abs(_ew.sub(_prediction(input, "smooth_l1_loss"), target))
     quad = _ew.mul(_ew.mul(diff, diff), 0.5 / beta)
     loss = _ew.where(_ew.lt(diff, beta), quad, _ew.sub(diff, 0.5 * beta))
     return _reduce(loss, reduction, "smooth_l1_loss")
@@ -114,7 +122,7 @@ def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
 
 def binary_cross_entropy_with_logits(logits, label, weight=None, pos_weight=None,
                                      reduction="mean"):
-    x = coerce.as_tensor(logits, op="binary_cross_entropy_with_logits")
+    x = _prediction(logits, "binary_cross_entropy_with_logits")
     y = coerce.as_tensor(label, x.dtype, op="binary_cross_entropy_with_logits")
     log_sig = _ew.neg(_ew.softplus(_ew.neg(x)))          # log(sigmoid(x))
     log_one_minus = _ew.neg(_ew.softplus(x))             # log(1 - sigmoid(x))
@@ -137,7 +145,7 @@ def _reduce_kl(loss, reduction):
 def kl_div(logits, labels, reduction="mean"):
     """``labels * (log(labels) - logits)`` with ``logits`` log-probabilities; 0 where a
     label is 0. ``reduction``: 'mean' (over every element), 'batchmean', 'sum', 'none'."""
-    x = coerce.as_tensor(logits, op="kl_div")
+    x = _prediction(logits, "kl_div")
     y = coerce.as_tensor(labels, x.dtype, op="kl_div")
     positive = _ew.gt(y, 0)
     safe = _ew.where(positive, y, _ew.ones_like(y))
@@ -145,10 +153,17 @@ def kl_div(logits, labels, reduction="mean"):
     return _reduce_kl(loss, reduction)
 
 
+def _widened(x):
+    """The dtype a loss with a small epsilon computes in: float32 for float16 / bfloat16
+    (1e-12 is 0 in float16, and a clamp at 0 gives inf and NaN)."""
+    return dt.float32 if x.dtype in (dt.float16, dt.bfloat16) else x.dtype
+
+
 def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
     """Binary cross entropy of probabilities ``logits`` against ``labels``; the logs are
     taken of at least 1e-12, as MindSpore does, so a probability of 0 or 1 stays finite."""
-    p = coerce.as_tensor(logits, op="binary_cross_entropy")
+    given = _prediction(logits, "binary_cross_entropy")
+    p = _ew.cast(given, _widened(given))
     y = coerce.as_tensor(labels, p.dtype, op="binary_cross_entropy")
     eps = 1e-12
     log_p = _ew.log(_ew.maximum(p, eps))
@@ -156,14 +171,15 @@ def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
     loss = _ew.neg(_ew.add(_ew.mul(y, log_p), _ew.mul(_ew.sub(1.0, y), log_q)))
     if weight is not None:
         loss = _ew.mul(loss, coerce.as_tensor(weight, p.dtype, op="binary_cross_entropy"))
-    return _reduce(loss, reduction, "binary_cross_entropy")
+    return _ew.cast(_reduce(loss, reduction, "binary_cross_entropy"), given.dtype)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
     """``1 - cos(x1, x2)`` where ``target`` is 1, ``max(0, cos(x1, x2) - margin)`` where
     it is -1; the cosine is over the last axis (1e-12 is added to the squared norms, so
     zero vectors give a finite loss where MindSpore gives NaN)."""
-    x1 = coerce.as_tensor(input1, op="cosine_embedding_loss")
+    given = _prediction(input1, "cosine_embedding_loss")
+    x1 = _ew.cast(given, _widened(given))
     x2 = coerce.as_tensor(input2, x1.dtype, op="cosine_embedding_loss")
     y = coerce.as_tensor(target, op="cosine_embedding_loss")
     if tuple(x1.shape) != tuple(x2.shape):
@@ -180,4 +196,4 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
     dissimilar = _ew.maximum(_ew.sub(cos, float(margin)), 0.0)
     zero = _ew.zeros_like(cos)
     loss = _ew.where(_ew.eq(y, 1), similar, _ew.where(_ew.eq(y, -1), dissimilar, zero))
-    return _reduce(loss, reduction, "cosine_embedding_loss")
+    return _ew.cast(_reduce(loss, reduction, "cosine_embedding_loss"), given.dtype)

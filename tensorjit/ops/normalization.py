@@ -17,13 +17,14 @@ from . import batching
 # softmax / log_softmax
 
 def _softmax_impl(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
+    # initial=-inf: a softmax over an axis of size 0 is empty, not an error
+    shifted = x - np.max(x, axis=axis, keepdims=True, initial=-np.inf)
     e = np.exp(shifted)
     return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype, copy=False)
 
 
 def _log_softmax_impl(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
+    shifted = x - np.max(x, axis=axis, keepdims=True, initial=-np.inf)
     return (shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))).astype(
         x.dtype, copy=False)
 
@@ -323,7 +324,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise ValueError(f"group_norm: {c} channels cannot be split into {num_groups!r} "
                          f"groups")
     shape = tuple(x.shape)
-    grouped = _shape.reshape(x, (n, num_groups, -1))
+    # the group's size spelled out: -1 cannot be inferred for an empty batch
+    grouped = _shape.reshape(x, (n, num_groups, c // num_groups * math.prod(shape[2:])))
     normed = _shape.reshape(layer_norm(grouped, (grouped.shape[-1],), eps=eps), shape)
     per_channel = (1, c) + (1,) * (x.ndim - 2)
     if weight is not None:

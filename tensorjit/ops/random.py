@@ -62,6 +62,8 @@ dropout_p = Primitive("dropout", _dropout_impl, _dropout_rule, _dropout_vjp,
 def dropout(input, p=0.5, training=True, seed=None):
     """Zero elements with probability ``p`` and scale the rest by 1/(1-p)."""
     x = coerce.as_tensor(input, op="dropout")
+    if not dt.is_float(x.dtype):     # the kernel would scale integers into floats
+        raise TypeError(f"dropout: expected a floating-point tensor, got {x.dtype}")
     if not 0 <= p <= 1:
         raise ValueError(f"dropout: p must be in [0, 1], got {p}")
     if not training or p == 0:
@@ -77,8 +79,15 @@ def _sample_rule(shape, dtype):
 
 # Sampling primitives take no tensor inputs; being primitives (not constants) they draw
 # fresh numbers on every call of a compiled graph, as in eager mode.
-uniform_p = Primitive("random_uniform",
-                      lambda shape, dtype: _generator.random(shape).astype(dtype),
+def _uniform(shape, dtype):
+    """Uniform in [0, 1) for ``dtype``: a draw that rounds up to 1.0 in float16 / bfloat16
+    becomes the largest value below 1."""
+    values = _generator.random(shape).astype(dtype)
+    below_one = dtype.type(1.0 - dt.epsneg(dtype))
+    return np.minimum(values, below_one) if values.size else values
+
+
+uniform_p = Primitive("random_uniform", _uniform,
                       _sample_rule, lambda ct, out, **params: (), random=True, shape_generic=False,
                       aliasing=FRESH)
 normal_p = Primitive("random_normal",
@@ -138,7 +147,13 @@ def uniform(shape, minval, maxval, seed=None, dtype=dt.float32):
     samples = uniform_p.bind(shape=coerce.as_shape(shape, "uniform"), dtype=dtype)
     low = coerce.as_tensor(minval, dtype, op="uniform")
     high = coerce.as_tensor(maxval, dtype, op="uniform")
-    return _ew.add(_ew.mul(samples, _ew.sub(high, low)), low)
+    value = _ew.add(_ew.mul(samples, _ew.sub(high, low)), low)
+    # low + u (high - low) can round up to high (float16: u = 0.9995 on [10, 12) gives 12):
+    # such draws move below high by at most two units in the last place, into the range
+    step = _ew.add(_ew.mul(_ew.abs(high), 2 * dt.epsneg(dtype)),
+                   float(dt.smallest_subnormal(dtype)))
+    below = _ew.maximum(low, _ew.sub(high, step))
+    return _ew.where(_ew.lt(value, high), value, below)
 
 
 def _channel_dropout(input, p, training, spatial, op):

@@ -289,7 +289,8 @@ def split(tensor, split_size_or_sections, axis=0):
         size = split_size_or_sections
         if size <= 0:
             raise ValueError(f"split: split size must be positive, got {size}")
-        sizes = [size] * (length // size) + ([length % size] if length % size else [])
+        # an empty axis gives one empty piece (NumPy, PyTorch)
+        sizes = [size] * (length // size) + ([length % size] if length % size else []) or [0]
     else:
         sizes = [int(s) for s in split_size_or_sections]
         if sum(sizes) != length:
@@ -312,7 +313,12 @@ def chunk(input, chunks, axis=0):
 
 def unbind(input, dim=0):
     x = coerce.as_tensor(input, op="unbind")
-    return tuple(squeeze(piece, dim) for piece in split(x, 1, dim))
+    if x.ndim == 0:
+        raise ValueError("unbind: expected a tensor of rank >= 1, got a 0-d tensor")
+    axis = coerce.normalize_axis(dim, x.ndim, "unbind")
+    if x.shape[axis] == 0:        # no pieces (split would give one empty piece)
+        return ()
+    return tuple(squeeze(piece, axis) for piece in split(x, 1, axis))
 
 
 def tile(input, dims):

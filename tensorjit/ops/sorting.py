@@ -14,6 +14,8 @@ from . import batching
 
 
 def _argsort_impl(x, axis, descending):
+    if x.dtype == dt.bfloat16:     # ml_dtypes sorts NaN first; float32 holds it exactly
+        x = x.astype(np.float32)
     if not descending:
         return np.argsort(x, axis=axis, kind="stable").astype(np.int64, copy=False)
     # descending and stable (equal values keep their order): sort the reversed axis

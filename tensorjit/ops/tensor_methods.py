@@ -10,6 +10,7 @@ from . import linalg as L
 from . import sorting as SORT
 from . import creation as K
 from . import normalization as N
+from . import cumulative as C
 
 
 def _swap(fn):
@@ -92,6 +93,11 @@ def _argmin(self, axis=None, keepdims=False):
     return R.argmin(self, axis, keepdims)
 
 
+def _cumsum(self, axis=None, dtype=None):
+    """MindSpore's Tensor.cumsum: no axis runs over the flattened tensor."""
+    return C.cumsum(S.ravel(self), 0, dtype) if axis is None else C.cumsum(self, axis, dtype)
+
+
 def _float_scalar(name):
     def method(self):
         return getattr(E, name)(self)
@@ -139,6 +145,8 @@ METHODS = {
     "sum": _sum, "mean": _mean, "max": _max, "min": _min, "amax": R.amax, "amin": R.amin,
     "prod": R.prod, "argmax": _argmax, "argmin": _argmin, "any": R.any, "all": R.all,
     "var": R.var, "std": R.std, "logsumexp": R.logsumexp,
+    "cumsum": _cumsum, "cumprod": C.cumprod, "cummax": C.cummax, "cummin": C.cummin,
+    "logcumsumexp": C.logcumsumexp,
     # shape
     "reshape": _reshape, "view": _reshape, "transpose": _transpose, "permute": _permute,
     "swapaxes": S.swapaxes, "swapdims": S.swapaxes, "moveaxis": S.movedim,

@@ -12,7 +12,7 @@ import os
 import tensorjit
 
 LAYERS = [
-    ("dtype", "aval", "state", "context", "locks"),  # leaves
+    ("dtype", "aval", "state", "context", "locks", "files"),  # leaves
     ("tensor",),                                    # Tensor, Parameter
     ("ir", "ops", "autodiff", "pytree", "dataset"),  # graph, rewrite; registry; tape; data
     ("passes", "backend", "nn", "checkpoint", "amp"),  # passes; codegen, numba; layers; .ckpt

@@ -243,6 +243,17 @@ SAMPLES = {
           params=dict(spec=(("t",),)), label="repeated indices"),
         C(rn(4, 3), rn(3), params=dict(spec=(("s", 1, None, None),)), label="slice"),
     ],
+    # cumulative ops (cumprod: a zero in the row checks the zero-safe rule)
+    "cumsum": [C(rn(3, 4), params=dict(axis=1, reverse=False)),
+               C(rn(3, 4), params=dict(axis=0, reverse=True), label="reverse")],
+    "cumprod": [C(away(3, 4), params=dict(axis=1, reverse=False)),
+                C(lambda rng: np.array([[1.3, 0.0, -0.7, 2.0], [0.5, 1.5, 0.0, 0.0]]),
+                  params=dict(axis=1, reverse=False), label="zeros"),
+                C(away(3, 4), params=dict(axis=0, reverse=True), label="reverse")],
+    "cummax": [C(distinct(3, 4), params=dict(axis=1))],
+    "cummin": [C(distinct(3, 4), params=dict(axis=0))],
+    "logcumsumexp": [C(rn(3, 4), params=dict(axis=1, reverse=False)),
+                     C(rn(3, 4), params=dict(axis=0, reverse=True), label="reverse")],
     # linear algebra, convolution, pooling windows
     "matmul": [C(rn(2, 1, 3, 4), rn(5, 4, 2), label="batched broadcast"),
                C(rn(3, 4), rn(4, 2), label="2d")],

@@ -392,3 +392,32 @@ def test_ast_runs_the_statement_writing_state_as_python_and_says_so():
     text = str(ms.explain(ms.jit(reads_and_writes_a_dict, capture_mode="ast"))(_x()))
     assert "changing the contents of global 'TABLE'" in text, text
     reset_state()
+
+
+def reads_then_writes_a_dict(x):
+    y = x * TABLE["scale"]                  # read before the statement that writes TABLE
+    TABLE["n"] = TABLE["n"] + 1
+    return y + TABLE["n"]
+
+
+@pytest.mark.parametrize("mode,level", CONFIGS, ids=IDS)
+def test_state_read_before_a_later_statement_writes_it(mode, level):
+    """fuzz seed 24 program 1719 (ast): a graph statement read TABLE, a later statement
+    wrote it and ran as Python, and the guard on TABLE's contents was dropped as
+    'written', so the graph kept the old TABLE["scale"]. The guard now holds, and the next
+    capture knows to run the read as Python: eager's values with at most one recompile."""
+    from tensorjit.jit.function import STATS
+    reset_state()
+    jitted = ms.jit(reads_then_writes_a_dict, capture_mode=mode, jit_level=level)
+    before = STATS["compiles"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for n in range(6):
+            TABLE["scale"] = (1.0, -2.0, 3.0)[n % 3]
+            expected_n = TABLE["n"] + 1
+            out = jitted(_x()).asnumpy()
+            np.testing.assert_allclose(out, _x().asnumpy() * TABLE["scale"] + expected_n)
+            assert TABLE["n"] == expected_n
+    if mode != "trace":          # (trace captures again on every call that writes state)
+        assert STATS["compiles"] - before <= 2
+    reset_state()

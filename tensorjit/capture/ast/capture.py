@@ -120,7 +120,7 @@ class AstBuilder:
         self.request = request
         self.info = info
         self.fullgraph = request.fullgraph
-        self.guards = PythonGuards()
+        self.guards = PythonGuards(request.python_written)
         target = request.target
         fn, self_obj, self.cell = _resolve(target)
         self.self_obj = self_obj

@@ -34,14 +34,17 @@ class PythonGuards:
     Per top-level statement it also knows what the statement touched (``touched``: guard
     keys) and what it changed (``statement_writes``), so the driver can run a statement
     that changes Python state, or reads state the function changes, as Python instead.
-    Guards on what the function itself changes (``written``) are not checked: only
-    statements running as Python read it."""
+    ``written`` (shared by the function's captures) is what the function changes; guards on
+    it are not checked unless a graph statement read it (``graph_reads``: a statement
+    captured before a later one turned out to change that state -- the entry then fails
+    its guard at the next call, and the new capture knows to run that read as Python)."""
 
-    def __init__(self):
+    def __init__(self, written=None):
         self.items = {}
         self.watch = StateWatch()
         self.touched = set()
-        self.written = set()
+        self.written = set() if written is None else written
+        self.graph_reads = set()
         self._failing = set()
 
     def note(self, fn, global_names, free_names=None):
@@ -102,21 +105,25 @@ class PythonGuards:
 
     def guard_contents(self):
         """The statement enters a graph: guard the contents of the state it touched."""
+        self.graph_reads |= self.touched
         ids = {key[1] for key in self.touched if key[0] == "contents"}
         for key, guard in self.watch.guards(ids).items():
             self.items.setdefault(key, guard)
 
     # ---- checking -----------------------------------------------------------------------
+    def _checked(self, key):
+        return key not in self.written or key in self.graph_reads
+
     def check(self):
         """None if every fact still holds, else a description of the first that fails."""
-        failed = first_failure(g for k, g in self.items.items() if k not in self.written)
+        failed = first_failure(g for k, g in self.items.items() if self._checked(k))
         return None if failed is None else failed.failure()
 
     def descriptions(self):
-        return [g.description for k, g in self.items.items() if k not in self.written]
+        return [g.description for k, g in self.items.items() if self._checked(k)]
 
     def has_guards(self):
-        return any(k not in self.written for k in self.items)
+        return any(self._checked(k) for k in self.items)
 
 
 def _rebind(guard):

@@ -3,6 +3,7 @@ follows OpenCV, which MindSpore uses, to the bit for 8-bit images: bilinear with
 half-pixel centres and OpenCV's fixed-point weights, nearest with ``floor(dst * scale)``.
 Pillow is needed only to decode image files (``Decode``)."""
 import enum
+import functools
 import io
 import numbers
 
@@ -107,17 +108,22 @@ class HWC2CHW:
         return np.ascontiguousarray(image.transpose(2, 0, 1) if image.ndim == 3 else image[None])
 
 
+@functools.lru_cache(maxsize=64)
 def _linear_weights(out_size, in_size, clamp_weight):
     """Source indices and weights of bilinear resizing, as OpenCV computes them: float32
     positions with half-pixel centres; along x a position before the first or past the last
-    pixel takes that pixel whole, along y only the indices are clamped."""
+    pixel takes that pixel whole, along y only the indices are clamped. Cached (a dataset
+    resizes image after image between the same sizes); the arrays are read-only."""
     position = ((np.arange(out_size) + 0.5) * (in_size / out_size) - 0.5).astype(np.float32)
     low = np.floor(position).astype(np.int64)
     frac = (position - low).astype(np.float32)
     if clamp_weight:
         outside = (low < 0) | (low >= in_size - 1)
         frac[outside] = 0
-    return np.clip(low, 0, in_size - 1), np.clip(low + 1, 0, in_size - 1), frac
+    weights = np.clip(low, 0, in_size - 1), np.clip(low + 1, 0, in_size - 1), frac
+    for array in weights:
+        array.flags.writeable = False
+    return weights
 
 
 # OpenCV's fixed point for 8-bit images: weights in units of 1/2048, and the vertical pass
