@@ -14,7 +14,7 @@ from tensorjit import dtype as dt
 from tensorjit.ops import PRIMITIVES
 from tensorjit.ops.process_groups import WORLD
 
-from .core import op, Sample, ALL, FLOATS, INTS
+from .core import op, Sample, ALL, FLOATS, INTS, NUMERIC
 from .samples import random, mixed, specials
 
 
@@ -278,6 +278,27 @@ op("assign", op=_assigned, prims=("assign",), dtypes=ALL, ref=lambda x, v: v, gr
    torch=None, fuzz=False, ms=None, samples=lambda dtype, rng, full: [
        Sample(mixed(rng, (2, 3), dtype), mixed(rng, (2, 3), dtype), label="2-d"),
        Sample(random(rng, (), dtype), random(rng, (), dtype), label="0-d")])
+def _updated(name):
+    """A Parameter holding ``x`` updated in place by ``ops.<name>(param, value)`` in a
+    compiled graph; the result is the Parameter's value afterwards."""
+    def run(x, value):
+        param = tj.Parameter(x)
+        tj.jit(lambda v: getattr(tj.ops, name)(param, v), capture_mode="trace")(value)
+        return tj.Tensor(param.asnumpy())
+    return run
+
+
+def _two_same_shape(dtype, rng, full):
+    return [Sample(mixed(rng, (2, 3), dtype), mixed(rng, (2, 3), dtype), label="2-d"),
+            Sample(random(rng, (), dtype), random(rng, (), dtype), label="0-d")]
+
+
+op("assign_add", op=_updated("assign_add"), prims=("assign", "add"), dtypes=ALL,
+   ref=lambda x, v: x + v, grad=False, torch=None, fuzz=False, ms=None,
+   samples=_two_same_shape)
+op("assign_sub", op=_updated("assign_sub"), prims=("assign", "sub"), dtypes=NUMERIC,
+   ref=lambda x, v: x - v, grad=False, torch=None, fuzz=False, ms=None,
+   samples=_two_same_shape)
 op("depend", prims=(), dtypes=ALL, ref=lambda value, expr: value, torch=None, ms=None,
    samples=lambda dtype, rng, full: [Sample(mixed(rng, (2, 3), dtype), mixed(rng, (2,), dtype),
                                             label="value first")],
