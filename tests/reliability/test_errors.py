@@ -281,9 +281,15 @@ def loop_changes_shape(x):
 
 
 def test_ast_variable_assigned_on_one_tensor_path_says_why():
-    with raises(UnboundLocalError, "'y'", "only when the tensor condition",
+    with raises(ms.JitSyntaxError, "'y'", "only when the tensor condition",
                 f"{FILE}:{line_of(one_branch_only) - 2}"):
-        ms.jit(one_branch_only, capture_mode="ast")(f32(2) + 1)
+        ms.jit(one_branch_only, capture_mode="ast", fullgraph=True)(f32(2) + 1)
+    # without fullgraph the 'if' runs as Python: eager's value, or eager's error
+    jitted = ms.jit(one_branch_only, capture_mode="ast")
+    np.testing.assert_array_equal(jitted(f32(2) + 1).asnumpy(),
+                                  one_branch_only(f32(2) + 1).asnumpy())
+    with raises(UnboundLocalError, "'y'", f"{FILE}:{line_of(one_branch_only)}"):
+        jitted(f32(2) - 1)
 
 
 def test_ast_loop_variable_changing_shape_with_fullgraph():
