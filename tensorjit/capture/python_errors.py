@@ -36,7 +36,9 @@ def binding_error(func, args, kwargs, fallback):
     """The TypeError CPython raises when ``func`` is called with ``args`` / ``kwargs``
     that do not fit its parameters (``fallback`` if, unexpectedly, they fit)."""
     try:
-        _stand_in(func.__code__)(func.__defaults__, func.__kwdefaults__)(*args, **kwargs)
+        stand_in = _stand_in(func.__code__)(func.__defaults__, func.__kwdefaults__)
+        stand_in.__qualname__ = func.__qualname__     # (3.10 words its errors with it)
+        stand_in(*args, **kwargs)
     except TypeError as error:
         return error
     return fallback

@@ -7,8 +7,8 @@ Interpreters are found the ordinary way: ``python3.X`` on PATH, then pyenv's ver
 (``$PYENV_ROOT``, else ``~/.pyenv``). For each supported version other than the running
 one, a virtual environment ``.venvs/py3.X`` in the checkout is made (and kept for the next
 run), the project is installed there with its test extra, and the test suite runs in it
-(``--quick``: the capture, fuzzer and example tests only). Then the examples run with
-``--check`` in every interpreter, the running one included, and their results must agree
+(``--quick``: the capture, fuzzer, conformance and example tests only). Then the examples
+run with ``--check`` in every interpreter, the running one included, and their results must agree
 to float32 rounding (the interpreters may carry different NumPy releases). Interpreters are
 checked two at a time (``--jobs``; each suite is one process, mostly on one core). It prints
 which versions ran and which were not found; exit status 1 if anything failed.
@@ -27,6 +27,7 @@ import numpy as np
 
 SUPPORTED = ("3.10", "3.11", "3.12", "3.13")
 QUICK_TESTS = ("tests/capture_ast", "tests/capture_bytecode", "tests/reliability/test_fuzz.py",
+               "tests/conformance",
                "tests/bench/test_examples.py", "tests/architecture")
 EXAMPLES = [["examples/simple_function.py", "--small", "--check"],
             ["examples/simple_conv.py", "--small", "--check"],
@@ -153,7 +154,7 @@ def main(argv=None):
     parser.add_argument("--only", default=",".join(SUPPORTED),
                         help="comma-separated versions (default: every supported one)")
     parser.add_argument("--quick", action="store_true",
-                        help="run the capture, fuzzer and example tests only")
+                        help="run the capture, fuzzer, conformance and example tests only")
     parser.add_argument("--no-examples", action="store_true")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
                         help="interpreters checked at once (default: 2, or 1 on one core)")

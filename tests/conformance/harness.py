@@ -124,6 +124,8 @@ def consistency_problems(name, results, path):
             problems.append(f"call {i}: the error is worded {len(messages)} ways: "
                             + " | ".join(sorted(messages)))
         base = os.path.basename(path)
+        if sys.version_info < (3, 11) and errors[0]["error"] == "KeyError":
+            continue        # its argument is the key; the location is a note, new in 3.11
         for message in messages:
             if not re.search(re.escape(base) + r":\d+", message):
                 problems.append(f"call {i}: the error does not name {base}:<line>: {message}")

@@ -27,7 +27,7 @@ def _register_codes(code):
 _RENAMED = "tj$def_"
 
 
-def _compile(functions, original, filename):
+def _compile(functions, original, filename, qualname):
     # each def is compiled under another name: in the factory's scope its own name would
     # be a local, and a recursive call would read that local instead of the global (or
     # the closure cell) the original function reads
@@ -38,7 +38,7 @@ def _compile(functions, original, filename):
     compiled = compile(module, filename, "exec", dont_inherit=True)
     factory = next(c for c in compiled.co_consts
                    if isinstance(c, types.CodeType) and c.co_name == "tj$factory")
-    outer = getattr(original, "co_qualname", original.co_name)
+    outer = getattr(original, "co_qualname", qualname)
     codes = [_inner_qualnames(_original_name(c, original), outer)
              for c in factory.co_consts if isinstance(c, types.CodeType)]
     for c in codes:
@@ -67,18 +67,32 @@ def _inner_qualnames(code, outer):
     """Functions the user defined inside (``def``, ``lambda``, comprehensions) qualified as
     in the original -- ``f.<locals>.g``, not after the factory and generated functions
     they sit in now -- so messages such as "g() takes 1 positional argument" read as
-    eagerly. (CPython 3.11+ keeps qualified names in code objects.)"""
-    if not hasattr(code, "co_qualname"):
-        return code
+    eagerly. (CPython 3.11+ keeps qualified names in code objects; 3.10's MAKE_FUNCTION
+    reads them from string constants of the enclosing code.)"""
     consts = []
     for c in code.co_consts:
         if isinstance(c, types.CodeType):
             generated = _generated(c) or c.co_name.startswith(syntax.PREFIX)
             qualname = outer if generated else f"{outer}.<locals>.{c.co_name}"
-            c = _inner_qualnames(c if generated else c.replace(co_qualname=qualname),
-                                 qualname)
+            if not generated and hasattr(c, "co_qualname"):
+                c = c.replace(co_qualname=qualname)
+            c = _inner_qualnames(c, qualname)
+        elif isinstance(c, str) and c.startswith(_FACTORY_QUALNAME):
+            c = _user_qualname(c, outer)
         consts.append(c)
     return code.replace(co_consts=tuple(consts))
+
+
+_FACTORY_QUALNAME = "tj$factory.<locals>."
+
+
+def _user_qualname(compiled, outer):
+    """3.10: a qualified name the compiler gave a function inside the factory, as the user's
+    code would have it (generated functions keep theirs)."""
+    name = compiled.rsplit(".<locals>.", 1)[-1]
+    if name.startswith(syntax.PREFIX) or name.startswith(syntax.GENERATED_DEF_PREFIXES):
+        return compiled
+    return f"{outer}.<locals>.{name}"
 
 
 def _named(code, name, qualname):
@@ -142,7 +156,7 @@ def convert_function(fn):
             target = transform.ast.Assign(
                 targets=[syntax._name("tj$lambda", ast.Store())], value=target)
             transform.ast.copy_location(target, node)
-        codes = _compile([target], code, filename)
+        codes = _compile([target], code, filename, fn.__qualname__)
         converted = _ConvertedCode(codes[0], conversion.global_names, conversion.unsupported)
         _WHOLE[code] = converted
     return converted.instantiate(fn)
@@ -177,7 +191,7 @@ def convert_program(fn):
         conversion = transform.convert(node, has_class_cell="__class__" in code.co_freevars,
                                        segmented=True)
         functions = transform.statement_functions(conversion, node)
-        codes = _compile(functions, code, filename)
+        codes = _compile(functions, code, filename, fn.__qualname__)
         codes.sort(key=lambda c: int(c.co_name.rsplit("_", 1)[1]))
         # errors and IR source notes name the user's function, not ``tj$stmt_3``
         codes = [_named(c, code.co_name, getattr(code, "co_qualname", code.co_name))
