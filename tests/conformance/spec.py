@@ -21,6 +21,7 @@ import inspect
 import json
 import math
 import os
+import re
 import sys
 import types
 
@@ -135,6 +136,7 @@ def encode(value, tensor_type, dtype_name):
 
 def encode_error(exc):
     message = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else ""
+    message = re.sub(r"0x[0-9a-f]{6,}", "0x...", message)   # addresses: a record stays put
     notes = [str(n)[:300] for n in getattr(exc, "__notes__", ())]
     return {"error": type(exc).__name__, "message": message, "notes": notes}
 
