@@ -5,6 +5,8 @@
     python -m tensorjit.bench conv --size seed            # the seed's size, 3 iterations
     python -m tensorjit.bench attention --rows seed --peers torch,jax
     python -m tensorjit.bench fusion          # O1's fusion targets, alternated (fusion.py)
+    python -m tensorjit.bench resnet18        # whole-model training steps (training.py):
+    python -m tensorjit.bench gpt             #   resnet18, gpt, or training for both
 
 Every row is checked against eager before it is timed (WRONG rows are not timed); rows
 whose configuration is not built yet show "not available". Results go to a JSON file and,
@@ -65,8 +67,7 @@ def parse_args(argv):
                         "(default: all; absent ones are listed as not installed)")
     p.add_argument("--mindspore-python", default=None,
                    help="interpreter with MindSpore installed (default: "
-                        "$TENSORJIT_MINDSPORE_PYTHON, else /work/venvs/mindspore/bin/python "
-                        "if present, else this interpreter)")
+                        "$TENSORJIT_MINDSPORE_PYTHON, else this interpreter)")
     p.add_argument("--peer-timeout", type=float, default=600.0,
                    help="seconds allowed for each peer worker process (torch.compile can be "
                         "very slow to compile); default 600")
@@ -154,6 +155,9 @@ def main(argv=None):
     if argv[:1] == ["fusion"]:              # its own options: bench/fusion.py
         from . import fusion
         return fusion.main(argv[1:])
+    if argv[:1] in (["resnet18"], ["gpt"], ["training"]):      # bench/training.py
+        from . import training
+        return training.main(argv)
     args = parse_args(argv)
     if args.threads is not None:
         _limit_threads(args.threads, argv)

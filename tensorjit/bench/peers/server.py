@@ -10,12 +10,20 @@ It reads one JSON request per line on stdin and answers one JSON line on stdout:
       PATH (.npy) -> {"key": K, "prepare_s": s, "call_s": s} or {"error": text}
   {"op": "time", "key": K, "calls": N}
       -> {"per_call_s": s}: N calls back to back, waiting for the last result
+  {"op": "build", "workload": "resnet18" | "gpt", "variant": V, "output": PATH,
+   "data": NPZ, "config": {...}, "size": S, "first_steps": 10, "budget_s": 120}
+      a training workload (``train_<framework>.py``): one call is one train step on the
+      next batch. Steps 1..first_steps are timed one by one ("prepare_s" is the first,
+      "first_steps_s" their sum; fewer once budget_s is spent), their losses saved to
+      PATH; "peak_rss" is the resident-set high-water mark during one more step, in bytes
+      (``peak_rss``); "call_s" the best of two further steps
   {"op": "exit"}
 
 Inputs come from ``np.random.default_rng(0)`` in every worker, so all see the same arrays.
 The workloads (``WORKLOADS``) are O1's fusion targets: an elementwise chain with
 transcendentals, exact GELU, softmax and layer norm, in float32.
 """
+import importlib
 import json
 import sys
 import time
@@ -146,6 +154,12 @@ def mindspore_builder(workload, variant):
     return fn, [ms.Tensor(a) for a in inputs(workload)], lambda t: t.asnumpy(), None
 
 
+# training workloads: train_<framework>.py's build(workload, variant, request)
+TRAINING = {
+    "resnet18": "ResNet-18 (CIFAR layout), Momentum",
+    "gpt": "GPT decoder (exact GELU), Adam",
+}
+
 BUILDERS = {"numpy": numpy_builder, "tensorjit": tensorjit_builder, "torch": torch_builder,
             "jax": jax_builder, "mindspore": mindspore_builder}
 
@@ -172,6 +186,8 @@ def serve(framework):
 
 
 def _build(builder, request, built):
+    if request["workload"] in TRAINING:
+        return _build_training(request, built)
     if request["workload"] not in WORKLOADS:
         raise NotImplementedError(f"unknown workload {request['workload']!r}")
     fn, args, to_numpy, sync = builder(request["workload"], request["variant"])
@@ -185,6 +201,51 @@ def _build(builder, request, built):
     key = f"{request['workload']}/{request['variant']}"
     built[key] = (fn, args, to_numpy, sync)
     return {"key": key, "prepare_s": prepare, "call_s": call}
+
+
+def _build_training(request, built):
+    framework = sys.argv[1]
+    try:
+        module = importlib.import_module(f"train_{framework}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"train_{framework}":
+            raise NotImplementedError(f"no training workloads for {framework}")
+        raise
+    step, to_float, sync = module.build(request["workload"], request["variant"], request)
+    losses, times = [], []
+    for _ in range(request.get("first_steps", 10)):
+        start = time.perf_counter()
+        losses.append(to_float(step()))         # reading the loss waits for the step
+        times.append(time.perf_counter() - start)
+        if sum(times) > request.get("budget_s", float("inf")):
+            break
+    np.save(request["output"], np.array(losses, np.float64))
+    peak = peak_rss(lambda: to_float(step()))
+    call = min(_loop(step, (), sync, 1) for _ in range(2))
+    key = f"{request['workload']}/{request['variant']}"
+    built[key] = (step, (), to_float, sync)
+    return {"key": key, "prepare_s": times[0], "first_steps_s": sum(times),
+            "first_steps": len(times), "call_s": call, "peak_rss": peak}
+
+
+def peak_rss(run):
+    """Resident-set high-water mark (bytes) while ``run()`` runs: Linux resets the mark
+    when "5" is written to /proc/self/clear_refs; elsewhere the process's lifetime peak."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        reset = True
+    except OSError:
+        reset = False
+    run()
+    if reset:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    import resource                      # not on Windows
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
 
 
 def _loop(fn, args, sync, calls):
