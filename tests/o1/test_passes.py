@@ -51,6 +51,32 @@ def test_simplify_identities_and_chains_keep_nan_semantics(monkeypatch):
     np.testing.assert_array_equal(out, g(x).asnumpy())
 
 
+@pytest.mark.skipif(not numba_backend.numba_available(), reason="needs Numba")
+def test_chains_meeting_at_a_node_fuse_into_one_kernel():
+    """Adam's two moments feed one update: the groups of both chains merge, so the step
+    is one kernel with three outputs; a chain that reaches the other only through a
+    matmul cannot merge (that would be a cycle) and stays a kernel of its own."""
+    def adam_like(m, v, g, p):
+        new_m = m * 0.9 + g * 0.1
+        new_v = v * 0.999 + g * g * 0.001
+        return new_m, new_v, p - 0.01 * new_m / (ops.sqrt(new_v) + 1e-8)
+    args = [rand(64, 96, seed=k) for k in range(4)]
+    low = lowered(adam_like, *args, jit_level="O1")
+    assert low.as_text().count("= fused") == 1
+    for got, want in zip(ms.jit(adam_like, jit_level="O1")(*args), adam_like(*args)):
+        np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=1e-6, atol=1e-6)
+
+    def through_matmul(a, w):
+        u = a * 2.0 + 1.0
+        v = ops.matmul(u, w) * 3.0 - 1.0
+        return u * v
+    a, w = rand(64, 64, seed=1), rand(64, 64, seed=2)
+    low = lowered(through_matmul, a, w, jit_level="O1")
+    assert low.as_text().count("= fused") == 2
+    np.testing.assert_allclose(ms.jit(through_matmul, jit_level="O1")(a, w).asnumpy(),
+                               through_matmul(a, w).asnumpy(), rtol=1e-5, atol=1e-5)
+
+
 def test_fused_kernel_nan_inf_semantics_equal_eager():
     def g(x, y):
         a = ops.maximum(x, y) - ops.minimum(x, y) * 2.0
