@@ -80,11 +80,11 @@ def _to_nchw(rows, n, hp, wp, oh, ow):
 def _shifted_correlation(xp, hp, wp, weights, kernel, dilation):
     """The stride-1 correlation on the padded grid: (N*Hp*Wp, O) rows (rows past the last
     valid output are not written), one GEMM per block of rows over that block's im2col.
-    weights: (KH*KW*C, O), rows ordered (i, j, c)."""
+    weights: (O, KH*KW*C), columns ordered (i, j, c)."""
     kh, kw = kernel
     dh, dw = dilation
     total, c = xp.shape
-    o = weights.shape[1]
+    o = weights.shape[0]
     needed = total - (kh - 1) * dh * wp - (kw - 1) * dw      # last valid output + 1
     out = np.empty((total, o), xp.dtype)
     block = max(64, min(needed, BLOCK_BYTES // (kh * kw * c * xp.itemsize)))
@@ -95,7 +95,7 @@ def _shifted_correlation(xp, hp, wp, weights, kernel, dilation):
         part = cols[:stop - start]
         for k, shift in enumerate(shifts):
             part[:, k] = xp[start + shift:stop + shift]
-        np.matmul(part.reshape(stop - start, kh * kw * c), weights, out=out[start:stop])
+        np.matmul(part.reshape(stop - start, kh * kw * c), weights.T, out=out[start:stop])
     return out
 
 
@@ -133,12 +133,14 @@ def forward(x, w, stride, padding, dilation):
     xp, hp, wp = padded_rows(x, padding)
     oh = (hp - dilation[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (wp - dilation[1] * (kw - 1) - 1) // stride[1] + 1
-    weights = w.transpose(2, 3, 1, 0).reshape(kh * kw * c, o)
+    # (O, KH*KW*C), each row gathered within its own filter (a cache-friendly copy; a
+    # (KH*KW*C, O) layout would stride across the whole weight for every element)
+    weights = w.transpose(0, 2, 3, 1).reshape(o, kh * kw * c)
     if _shifted(x.shape, (kh, kw), stride, padding, dilation):
         return _to_nchw(_shifted_correlation(xp, hp, wp, weights, (kh, kw), dilation), n,
                         hp, wp, oh, ow)
     cols = _columns(xp.reshape(n, hp, wp, c), (kh, kw), stride, dilation, oh, ow)
-    out = cols @ weights
+    out = cols @ weights.T
     return np.ascontiguousarray(out.reshape(n, oh, ow, o).transpose(0, 3, 1, 2))
 
 
@@ -159,7 +161,8 @@ def input_grad(dy, w, x_shape, stride, padding, dilation):
             dw * (kw - 1) - padding[2], dw * (kw - 1) - padding[3])
     if stride == (1, 1) and min(full) >= 0 and _shifted(
             (n, o, oh, ow), (kh, kw), stride, full, dilation):
-        flipped = w[:, :, ::-1, ::-1].transpose(2, 3, 0, 1).reshape(kh * kw * o, c)
+        # rows (i, j, o) of the flipped kernel, each gathered within one filter
+        flipped = w[:, :, ::-1, ::-1].transpose(2, 3, 0, 1).reshape(kh * kw * o, c).T
         gp, hp, wp = padded_rows(dy, full)
         return _to_nchw(_shifted_correlation(gp, hp, wp, flipped, (kh, kw), dilation), n,
                         hp, wp, h, wd)

@@ -11,7 +11,8 @@ import pytest
 import tensorjit as ms
 from tensorjit import Tensor, ops
 from tensorjit.backend import numba as numba_backend
-from tensorjit.backend.numba import config as native_config, disk_cache, kernel as native_kernel
+from tensorjit.backend.numba import (background, config as native_config, disk_cache,
+                                     kernel as native_kernel)
 from tensorjit.bench import workloads
 from tensorjit.jit.cache import CACHE
 from tensorjit.passes import fusion
@@ -197,6 +198,9 @@ def cache_root(tmp_path, monkeypatch):
     root = tmp_path / "tjcache"
     monkeypatch.setenv("TENSORJIT_CACHE_DIR", str(root))
     monkeypatch.setattr(native_kernel, "_sources", {})
+    # kernels compile at prepare time (the cache's files exist after the first call)
+    monkeypatch.setenv("TENSORJIT_BACKGROUND_COMPILE", "0")
+    monkeypatch.setattr(background, "ENABLED", False)
     return root
 
 
@@ -236,7 +240,8 @@ _CHILD = """
 import numpy as np, tensorjit as ms
 from tensorjit import ops
 from tensorjit.backend import numba as numba_backend
-from tensorjit.backend.numba import config as native_config, disk_cache, kernel as native_kernel
+from tensorjit.backend.numba import (background, config as native_config, disk_cache,
+                                     kernel as native_kernel)
 from tensorjit.passes import fusion
 fusion.MIN_ELEMENTS = 0
 def g(x):
