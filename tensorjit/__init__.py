@@ -7,8 +7,28 @@ from . import ops
 from .ops import set_seed
 from .autodiff import grad, value_and_grad, vjp, no_grad
 from . import nn
+from .checkpoint import save_checkpoint, load_checkpoint, load_param_into_net
+from . import dataset
+from . import amp
+from . import train
+# mindspore exports train's names at the top too (``from mindspore import Model, LossMonitor``)
+from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,
+                    CheckpointConfig, EarlyStopping, History, LambdaCallback,
+                    LearningRateScheduler, Metric, Accuracy, Loss, Precision, Recall, F1, MAE,
+                    MSE, TopKCategoricalAccuracy, get_metric_fn, FixedLossScaleManager,
+                    DynamicLossScaleManager, LossScaleManager, build_train_network)
 from .jit import jit, make_ir, explain, mutable, JitSyntaxError
+from .functional import vmap, jvp, jacfwd, jacrev, hessian
 from . import context
 from .context import set_context, get_context, GRAPH_MODE, PYNATIVE_MODE
+from .context import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,
+                      reset_auto_parallel_context)
+# MindSpore's import paths: mindspore.common, ops.functional / ops.composite, ms.tensor()
+from . import common
+from .ops import functional, composite
+from .nn import ParameterTuple
+from .ops.random import get_seed
+from .ops.compat import is_tensor
+from .tensor import tensor  # noqa: E402  (the function; the module stays tensorjit.tensor)
 
 __version__ = "0.1.0"

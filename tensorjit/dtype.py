@@ -67,6 +67,20 @@ def as_dtype(dtype):
     return result
 
 
+def _finfo(dtype):
+    return ml_dtypes.finfo(dtype) if dtype == bfloat16 else np.finfo(dtype)
+
+
+def smallest_subnormal(dtype):
+    """The smallest positive value of a float dtype."""
+    return _finfo(dtype).smallest_subnormal
+
+
+def epsneg(dtype):
+    """1 minus the largest value of a float dtype below 1."""
+    return float(_finfo(dtype).epsneg)
+
+
 def is_float(dtype):
     return dtype in FLOAT_DTYPES
 

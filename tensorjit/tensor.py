@@ -189,6 +189,11 @@ class Tensor:
 
     numpy = asnumpy
 
+    def init_data(self, slice_index=None, shape=None, opt_shape=None):
+        """The tensor itself: its data is made when it is created (MindSpore defers an
+        initializer's work to this call)."""
+        return self
+
     def __array__(self, dtype=None, copy=None):
         array = np.asarray(self._concrete("np.asarray(tensor)"))
         return array if dtype is None else array.astype(dtype)
@@ -343,3 +348,8 @@ class Parameter(Tensor):
     def __reduce__(self):
         return (Parameter, (np.asarray(self._data), self.name, self.requires_grad))
 
+
+
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+    """``mindspore.tensor(...)``: a new Tensor (the functional spelling of ``Tensor``)."""
+    return Tensor(input_data, dtype, shape, init, const_arg, device)

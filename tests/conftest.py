@@ -3,3 +3,14 @@ import sys
 
 # shared helpers (programs.py) importable from every test directory
 sys.path.insert(0, os.path.dirname(__file__))
+
+# every child process the tests start (examples, launchers, workers) imports this checkout's
+# tensorjit, not whichever one an editable install elsewhere points to
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [_ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+
+
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true", default=False,
+                     help="sample at the nightly depth (the op table, tests/opinfo)")

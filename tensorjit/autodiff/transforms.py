@@ -44,6 +44,22 @@ def _fn_name(fn):
     return getattr(fn, "__qualname__", None) or type(fn).__name__
 
 
+def split_aux(output, name):
+    """``has_aux=True``: (the differentiated first output, the tuple of the others). As in
+    MindSpore, the function must return a tuple of at least two outputs."""
+    if not isinstance(output, tuple) or len(output) < 2:
+        got = f"a tuple of {len(output)}" if isinstance(output, tuple) else type(output).__name__
+        raise ValueError(f"{name}: has_aux=True needs the function to return a tuple of more "
+                         f"than one output (output, aux...), got {got}")
+    return output[0], output[1:]
+
+
+def single_or_tuple(aux):
+    """MindSpore's jvp / vjp / jacfwd / jacrev give one aux output bare, several as a tuple
+    (``grad`` always gives the tuple)."""
+    return aux[0] if len(aux) == 1 else aux
+
+
 def _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs):
     name = _fn_name(fn)
     positions = _normalize_positions(grad_position, len(args), name)
@@ -69,13 +85,7 @@ def _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs):
     with _push_tape(tape):
         output = fn(*args, **kwargs)
 
-    if has_aux:
-        if not isinstance(output, tuple) or not output:
-            raise TypeError(f"grad of {name}: has_aux=True needs the function to return a "
-                            f"tuple (output, aux...), got {type(output).__name__}")
-        differentiated = output[0]
-    else:
-        differentiated = output
+    differentiated = split_aux(output, name)[0] if has_aux else output
     seeds = {}
     for out in _flatten_tensors(differentiated, []):
         node = tape.node_of(out)
@@ -111,43 +121,74 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     def value_and_grad_fn(*args, **kwargs):
         return _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs)
     value_and_grad_fn.__wrapped__ = fn
-    value_and_grad_fn._grad_transform = ("value_and_grad", grad_position, weights, has_aux)
+    value_and_grad_fn._tj_rebuild = lambda inner: value_and_grad(inner, grad_position, weights,
+                                                                 has_aux)
     return value_and_grad_fn
 
 
 def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
-    """A function returning the gradients of ``fn`` (plus aux outputs when has_aux)."""
+    """A function returning the gradients of ``fn``. With ``has_aux`` it returns
+    ``(gradients, aux)`` where ``aux`` is the tuple of the outputs after the first, however
+    many there are (MindSpore: ``grads, (z,) = grad(fn, has_aux=True)(x)``)."""
     def grad_fn(*args, **kwargs):
         output, grads = _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs)
-        if has_aux:
-            aux = output[1:]
-            return grads, (aux[0] if len(aux) == 1 else aux)
-        return grads
+        return (grads, output[1:]) if has_aux else grads
     grad_fn.__wrapped__ = fn
-    grad_fn._grad_transform = ("grad", grad_position, weights, has_aux)
+    grad_fn._tj_rebuild = lambda inner: grad(inner, grad_position, weights, has_aux)
     return grad_fn
 
 
 def vjp(fn, *inputs, weights=None, has_aux=False):
-    """JAX-style ``vjp``: returns ``(outputs, vjp_fn)``; ``vjp_fn(cotangent)`` gives input
-    gradients. Forward runs once; the tape is replayed for each cotangent."""
+    """MindSpore's ``vjp``: returns ``(outputs, vjp_fn)`` -- with ``has_aux``,
+    ``(first output, vjp_fn, aux)`` -- where ``vjp_fn(*cotangents)`` (one per output tensor)
+    gives the tuple of input gradients, or ``(input gradients, weight gradients)`` when
+    ``weights`` are given. The forward pass runs once; each ``vjp_fn`` call replays the tape
+    (under an enclosing tape the replay is recorded too, so it can be differentiated)."""
+    name = _fn_name(fn)
+    weights = _normalize_weights(weights)
     tape = Tape()
-    inputs = [_alias(x) for x in inputs]
+    for i, x in enumerate(inputs):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"vjp of {name}: input {i} is a {type(x).__name__}, not a Tensor")
+    # the inputs themselves (an enclosing tape knows them: higher-order derivatives), one
+    # alias per repeated tensor so that each position is an input of its own
+    inputs = [_alias(x) if any(x is y for y in inputs[:i]) else x
+              for i, x in enumerate(inputs)]
     nodes = [tape.watch(x) for x in inputs]
+    weight_nodes = [tape.node_of(w) if tape.node_of(w) is not None else tape.watch(w)
+                    for w in weights or ()]
     with _push_tape(tape):
         output = fn(*inputs)
-    outs = _flatten_tensors(output[0] if has_aux else output, [])
+    aux = None
+    if has_aux:
+        output, aux = split_aux(output, f"vjp of {name}")
+    outs = _flatten_tensors(output, [])
 
     def vjp_fn(*cotangents):
         if len(cotangents) != len(outs):
-            raise ValueError(f"vjp: expected {len(outs)} cotangent(s), got {len(cotangents)}")
+            raise ValueError(f"vjp of {name}: expected {len(outs)} cotangent(s), got "
+                             f"{len(cotangents)}")
         seeds = {}
         for o, c in zip(outs, cotangents):
             node = tape.node_of(o)
             if node is not None:      # an output given twice gets both cotangents
                 seed = ops.as_tensor(c, o.dtype)
+                if tuple(seed.shape) != tuple(o.shape):
+                    raise ValueError(f"vjp of {name}: a cotangent of shape "
+                                     f"{tuple(seed.shape)} for an output of shape "
+                                     f"{tuple(o.shape)}")
                 seeds[node] = seed if node not in seeds else ops.add(seeds[node], seed)
         cts = tape.backward(seeds)
-        return tuple(cts.get(n) if cts.get(n) is not None else ops.zeros_like(x)
-                     for n, x in zip(nodes, inputs))
+
+        def gradient(node, like):
+            g = cts.get(node)
+            return g if g is not None else ops.zeros_like(like)
+
+        grads = tuple(gradient(n, x) for n, x in zip(nodes, inputs))
+        if weights is None:
+            return grads
+        return grads, tuple(gradient(n, w) for n, w in zip(weight_nodes, weights))
+
+    if has_aux:
+        return output, vjp_fn, single_or_tuple(aux)
     return output, vjp_fn

@@ -179,7 +179,37 @@ def _single_use_values(graph):
         if not isinstance(v, Literal):
             uses[v] = uses.get(v, 0) + 1
             plain.setdefault(v, True)
-    return {v for v, n in uses.items() if n == 1 and plain[v]}
+    inline = {v for v, n in uses.items() if n == 1 and plain[v]}
+    return _not_across_writes(graph, inline)
+
+
+def _not_across_writes(graph, inline):
+    """``inline`` without the values whose expression, written at its use, would read
+    operands after a node that overwrote them: buffer reuse lets a node write into a
+    buffer that dies there *in the schedule* (a fused kernel's ``inplace``), and inlining
+    moves the reads of the values it is computed from down to where it is used."""
+    nodes = graph.nodes
+    writers = [k for k, node in enumerate(nodes) if node.params.get("inplace")]
+    if not writers or not inline:
+        return inline
+    used_at = {}
+    for k, node in enumerate(nodes):
+        for v in node.inputs:
+            used_at[v] = k
+    for v in graph.outputs:
+        used_at[v] = len(nodes)
+    # where each node's expression is evaluated: its own line, or (inlined) its user's
+    evaluated_at = list(range(len(nodes))) + [len(nodes)]
+    for k in reversed(range(len(nodes))):
+        outs = nodes[k].outputs
+        if len(outs) != 1 or outs[0] not in inline:
+            continue
+        site = evaluated_at[used_at[outs[0]]]
+        if any(k < w < site for w in writers):
+            inline.discard(outs[0])
+        else:
+            evaluated_at[k] = site
+    return inline
 
 
 def _input_names(graph):

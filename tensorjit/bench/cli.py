@@ -7,6 +7,9 @@
     python -m tensorjit.bench fusion          # O1's fusion targets, alternated (fusion.py)
     python -m tensorjit.bench resnet18        # whole-model training steps (training.py):
     python -m tensorjit.bench gpt             #   resnet18, gpt, or training for both
+    python -m tensorjit.bench data_parallel   # ResNet-18 on 1 and 2 MPI ranks (data_parallel.py)
+    python -m tensorjit.bench vmap            # vmap against batching by hand (vmap.py)
+    python -m tensorjit.bench pipeline        # a CNN train loop fed by tensorjit.dataset
 
 Every row is checked against eager before it is timed (WRONG rows are not timed); rows
 whose configuration is not built yet show "not available". Results go to a JSON file and,
@@ -158,6 +161,15 @@ def main(argv=None):
     if argv[:1] in (["resnet18"], ["gpt"], ["training"]):      # bench/training.py
         from . import training
         return training.main(argv)
+    if argv[:1] == ["data_parallel"]:       # its own options: bench/data_parallel.py
+        from . import data_parallel
+        return data_parallel.main(argv[1:])
+    if argv[:1] == ["vmap"]:                # its own options: bench/vmap.py
+        from . import vmap
+        return vmap.main(argv[1:])
+    if argv[:1] == ["pipeline"]:            # its own options: bench/train_pipeline.py
+        from . import train_pipeline
+        return train_pipeline.main(argv[1:])
     args = parse_args(argv)
     if args.threads is not None:
         _limit_threads(args.threads, argv)

@@ -3,6 +3,7 @@
 The jit layer calls ``capture_graph`` with a ``CaptureRequest`` (request.py); each mode
 returns a ``Captured``. Shared pieces: base.py (the capture object and tracers),
 subgraph.py (closed sub-graphs), control_flow.py (cond / while_loop primitives),
+scan.py (the scan primitive), loop_builders.py (graph loops for ops.scan / while_loop),
 guards.py (facts about Python state a capture relied on), user_code.py (what counts as
 the user's code).
 """
@@ -10,6 +11,7 @@ from .base import (Capture, ConcretizationError, CaptureError, capture_scope,  #
                    Tracer)
 from .request import CaptureRequest, CaptureInfo, Captured, NOT_RUN  # noqa: F401
 from . import control_flow  # noqa: F401  (registers cond / while_loop)
+from . import scan  # noqa: F401  (registers scan)
 
 
 def capture_graph(request, struct, leaves, run):

@@ -23,11 +23,13 @@ from ..state import state
 from ..ops.primitive import explain_failure
 from ..ops import effects
 from ..tensor import Tensor, Parameter
+from ..nn.cell import note_captured
 
 from .user_code import is_user_code, is_internal_module
 
-# the bytecode interpreter reads shapes on behalf of the user's code it runs
-_USER_PROXIES = ("tensorjit.capture.bytecode",)
+# the bytecode interpreter and ast's runtime helpers (`len`, `for` over a tensor) read shapes
+# on behalf of the user's code they run
+_USER_PROXIES = ("tensorjit.capture.bytecode", "tensorjit.capture.ast.runtime")
 
 
 class ConcretizationError(Exception):
@@ -196,7 +198,7 @@ class Capture:
 
     def note_cell(self, cell):
         """A Cell ran during this capture: the graph depends on its mode and attributes."""
-        object.__setattr__(cell, "_tj_captured", True)
+        note_captured(cell)
         self.uses_cells = True
 
     # ---- primitive calls -------------------------------------------------------------
@@ -285,6 +287,15 @@ class Capture:
                                      dict(expected=effects.GuardValue(data), index=index,
                                           reason=reason), [], source))
         return data
+
+    # ---- graph loops from Python step functions (ops.scan / ops.while_loop) ------------
+    def functional_scan(self, step, init, xs, length, reverse):
+        from .loop_builders import build_scan
+        return build_scan(self, step, init, xs, length, reverse)
+
+    def functional_while(self, cond, body, init):
+        from .loop_builders import build_while
+        return build_while(self, cond, body, init)
 
     def restore_refs(self):
         """Undo the in-place updates a capture made to external tensors."""

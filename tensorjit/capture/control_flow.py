@@ -11,7 +11,9 @@ import numpy as np
 
 from ..state import state
 from ..ops.primitive import Primitive, MAY_ALIAS
-from ..ops.elementwise import zeros_like, add
+from ..ops.elementwise import zeros_like, add, where
+from ..ops.reduction import any as reduce_any
+from ..ops import batching
 from ..autodiff import vjp, bind_graph
 from ..backend import codegen
 from .subgraph import trace_closed
@@ -203,6 +205,143 @@ def has_effects(graph):
     return _has_effects(graph)
 
 
+# ---- batching (vmap) -----------------------------------------------------------------
+#
+# A sub-graph is batched by tracing ``batching.batch_graph`` over it into a new closed graph
+# whose batched inputs and outputs carry the batch as axis 0. A condition that is the same
+# for every example keeps the node (with batched sub-graphs); one that differs per example
+# turns ``cond`` into both branches and a select, and ``while_loop`` into a loop that runs
+# while any example's condition holds, each step kept only where it does. Branches or
+# bodies with side effects cannot be selected per example: that is an error.
+
+def _batched_avals(graph, batched, size):
+    return [v.aval.update(shape=(size,) + v.aval.shape) if b else v.aval
+            for v, b in zip(graph.inputs, batched)]
+
+
+def batched_graph(graph, batched, size, name, force=None):
+    """``graph`` on inputs batched (at axis 0) where ``batched[i]``, as a closed graph, and
+    its outputs' batching: each output batched at 0 where ``force[i]`` (broadcast if it
+    is not) or where it depends on a batched input; unbatched otherwise."""
+    out_batched = []
+
+    def run(*xs):
+        outs, dims = batching.batch_graph(graph, xs, [0 if b else None for b in batched])
+        out_batched[:] = [d is not None or bool(force and force[i]) for i, d in enumerate(dims)]
+        return [batching.materialize(o, d, size) if b else o
+                for o, d, b in zip(outs, dims, out_batched)]
+
+    closed = trace_closed(run, _batched_avals(graph, batched, size), f"{graph.name}_batched")
+    return closed, out_batched
+
+
+def _front(args, dims):
+    return [a if d is None else batching.to_front(a, d) for a, d in zip(args, dims)]
+
+
+def _no_effects_per_example(prim, graphs, what):
+    if any(_has_effects(g) for g in graphs):
+        raise ValueError(f"vmap: {prim.name}: the condition differs per example and the "
+                         f"{what} prints or assigns, which cannot happen for some examples "
+                         f"only; move the side effect out of the {what}")
+
+
+def _select(pred, chosen, other):
+    """Per example, ``chosen`` where ``pred`` (a (B,) bool) holds, else ``other`` (both
+    batched at axis 0)."""
+    mask = batching.pad_rank(pred, chosen.ndim - 1)
+    return where(mask, chosen, other)
+
+
+def _cond_batch(prim, dims, pred, *operands, then_branch, else_branch):
+    size = batching.batch_size((pred,) + operands, dims)
+    operands = _front(operands, dims[1:])
+    batched = [d is not None for d in dims[1:]]
+    if dims[0] is None:
+        force = [True] * len(then_branch.outputs)
+        then_b, _ = batched_graph(then_branch, batched, size, "then", force)
+        else_b, _ = batched_graph(else_branch, batched, size, "else", force)
+        outs = prim.bind(pred, *operands, then_branch=then_b, else_branch=else_b)
+        return outs, tuple(0 for _ in outs)
+    _no_effects_per_example(prim, (then_branch, else_branch), "branch")
+    in_dims = [0 if b else None for b in batched]
+    pred = batching.to_front(pred, dims[0])
+    then_outs, then_dims = batching.batch_graph(then_branch, operands, in_dims)
+    else_outs, else_dims = batching.batch_graph(else_branch, operands, in_dims)
+    outs = tuple(_select(pred, batching.materialize(t, td, size),
+                         batching.materialize(e, ed, size))
+                 for t, td, e, ed in zip(then_outs, then_dims, else_outs, else_dims))
+    return outs, tuple(0 for _ in outs)
+
+
+def _loop_batching(cond_graph, body_graph, num_consts, batched, size):
+    """Which loop state is batched (fixed point: a state the body makes batched is batched
+    from the start) and whether the condition is."""
+    batched = list(batched)
+    while True:
+        _, out = batched_graph(body_graph, batched, size, "probe")
+        grown = batched[:num_consts] + [a or b for a, b in zip(batched[num_consts:], out)]
+        if grown == batched:
+            break
+        batched = grown
+    _, (pred_batched,) = batched_graph(cond_graph, batched, size, "probe")
+    return batched, pred_batched
+
+
+def _masked_loop(cond_graph, body_graph, num_consts, batched, size):
+    """Closed graphs of a loop over batched state that runs while any example's condition
+    holds and updates only the examples whose condition holds."""
+    avals = _batched_avals(body_graph, batched, size)
+    in_dims = [0 if b else None for b in batched]
+
+    def any_cond(*xs):
+        (pred,), (d,) = batching.batch_graph(cond_graph, xs, in_dims)
+        return [reduce_any(pred)]
+
+    def masked_body(*xs):
+        (pred,), _ = batching.batch_graph(cond_graph, xs, in_dims)
+        outs, dims = batching.batch_graph(body_graph, xs, in_dims)
+        old = xs[num_consts:]
+        return [_select(pred, batching.materialize(o, d, size), s)
+                for o, d, s in zip(outs, dims, old)]
+
+    return (trace_closed(any_cond, avals, f"{cond_graph.name}_batched"),
+            trace_closed(masked_body, avals, f"{body_graph.name}_batched"))
+
+
+def _while_batch(prim, dims, *args, cond_graph, body_graph, num_consts):
+    size = batching.batch_size(args, dims)
+    batched, pred_batched = _loop_batching(cond_graph, body_graph, num_consts,
+                                           [d is not None for d in dims], size)
+    if not pred_batched:
+        cond_b, _ = batched_graph(cond_graph, batched, size, "cond")
+        body_b, _ = batched_graph(body_graph, batched, size, "body", batched[num_consts:])
+        args = [batching.materialize(a, d, size) if b else a
+                for a, d, b in zip(args, dims, batched)]
+        outs = prim.bind(*args, cond_graph=cond_b, body_graph=body_b, num_consts=num_consts)
+        return outs, tuple(0 if b else None for b in batched[num_consts:])
+    _no_effects_per_example(prim, (cond_graph, body_graph), "loop body")
+    batched = batched[:num_consts] + [True] * (len(args) - num_consts)
+    cond_b, body_b = _masked_loop(cond_graph, body_graph, num_consts, batched, size)
+    args = [batching.materialize(a, d, size) if b else a for a, d, b in zip(args, dims, batched)]
+    outs = prim.bind(*args, cond_graph=cond_b, body_graph=body_b, num_consts=num_consts)
+    return outs, tuple(0 for _ in outs)
+
+
+def _while_grad_batch(prim, dims, *args, cond_graph, body_graph, body_vjp, num_consts):
+    """The gradient of a batched loop is ``while_grad`` of the batched (masked) loop. Every
+    operand is batched, constants included, so each example gets its own gradient."""
+    size = batching.batch_size(args, dims)
+    n_state = (len(args) - num_consts) // 2
+    batched = [True] * (num_consts + n_state)
+    cond_b, body_b = _masked_loop(cond_graph, body_graph, num_consts, batched, size)
+    args = [batching.materialize(a, d, size) for a, d in zip(args, dims)]
+    grad_b = body_vjp_graph(body_b, [a.aval for a in args[:num_consts + n_state]])
+    outs = prim.bind(*args, cond_graph=cond_b, body_graph=body_b, body_vjp=grad_b,
+                     num_consts=num_consts)
+    return outs, tuple(0 for _ in outs)
+
+
 # ---- generated code ------------------------------------------------------------------
 
 def _emit_cond(node, emitter):
@@ -242,13 +381,15 @@ def _emit_while(node, emitter):
 
 # A branch or loop may return an operand unchanged, so results may share its buffer.
 _CONTROL = dict(multiple_results=True, shape_generic=True, aliasing=MAY_ALIAS)
-cond_p = Primitive("cond", _cond_impl, _cond_rule, _cond_vjp, emit=_emit_cond, **_CONTROL)
+cond_p = Primitive("cond", _cond_impl, _cond_rule, _cond_vjp, emit=_emit_cond,
+                   batch=_cond_batch, **_CONTROL)
 cond_effect_p = Primitive("cond_effect", _cond_impl, _cond_rule, _cond_vjp, effect=True,
-                          emit=_emit_cond, **_CONTROL)
+                          emit=_emit_cond, batch=_cond_batch, **_CONTROL)
 while_loop_p = Primitive("while_loop", _while_impl, _while_rule, _while_vjp,
-                         emit=_emit_while, **_CONTROL)
+                         emit=_emit_while, batch=_while_batch, **_CONTROL)
 while_loop_effect_p = Primitive("while_loop_effect", _while_impl, _while_rule, _while_vjp,
-                                effect=True, emit=_emit_while, **_CONTROL)
+                                effect=True, emit=_emit_while, batch=_while_batch, **_CONTROL)
 # a loop that runs zero times returns the incoming cotangents themselves
 while_grad_p = Primitive("while_grad", _while_grad_impl, _while_grad_rule, _while_grad_vjp,
-                         multiple_results=True, shape_generic=False, aliasing=MAY_ALIAS)
+                         multiple_results=True, shape_generic=False, aliasing=MAY_ALIAS,
+                         batch=_while_grad_batch)

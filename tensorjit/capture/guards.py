@@ -139,6 +139,22 @@ class AttrGuard(_Expects):
         return self.matches(getattr(obj, self.name, MISSING))
 
 
+class Never(Guard):
+    """A fact that never holds again: the capture did something its graph cannot repeat
+    (trace writing Python state), so each call captures again."""
+    __slots__ = ()
+
+    def __init__(self, reason):
+        self.label = reason
+        self.description = f"{reason}: captured again on every call"
+
+    def check(self, env=None):
+        return False
+
+    def failure(self):
+        return self.description
+
+
 def guard_names(fn, global_names, guards):
     """Guard, in ``guards`` (a dict: one entry per global or closure cell), the globals
     among ``global_names`` that ``fn`` reads and its closure variables. Returns the values

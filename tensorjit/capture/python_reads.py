@@ -17,6 +17,7 @@ import dis
 import types
 
 from .guards import guard_names
+from .python_state import StateWatch
 from .user_code import is_user_code
 
 MAX_DEPTH = 4            # how many calls deep through globals and closures to look
@@ -24,19 +25,44 @@ MAX_DEPTH = 4            # how many calls deep through globals and closures to l
 
 class PythonReads:
     """What the user code of a traced target does with Python state by name: ``guards``
-    on the values it reads, and ``writes``, the containers it changes in place
-    (``LOG.append(...)``) as ("LOG.append", "file:line"), which a graph cannot repeat."""
+    on the values it reads, ``watch``, the mutable state those values lead to (lists,
+    dicts, plain objects: ``python_state.py``), and ``writes``, the containers and globals
+    it changes as ("LOG.append", "file:line"), which a graph cannot repeat."""
 
     def __init__(self):
         self.guards = {}
         self.writes = []
+        self.watch = StateWatch()
+
+    def all_guards(self):
+        """The guards on names, then those on the contents of the state they lead to."""
+        return list(self.guards.values()) + list(self.watch.guards().values())
 
 
 def python_reads(target):
-    """The ``PythonReads`` of ``target`` (a function, a method or a Cell)."""
+    """The ``PythonReads`` of ``target`` (a function, a method or a Cell), taken before it
+    runs: the guards expect the values the code is about to read."""
     reads = PythonReads()
     _visit(_function_of(target), reads, set(), 0)
+    for guard in list(reads.guards.values()):
+        reads.watch.track(guard.expected, guard.label)
     return reads
+
+
+def names_read(code):
+    """(global names, free variable names) that ``code`` and the code nested in it load."""
+    globals_, free = set(), set()
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+            globals_.add(ins.argval)
+        elif ins.opname in ("LOAD_DEREF", "LOAD_CLASSDEREF"):
+            free.add(ins.argval)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            inner_globals, inner_free = names_read(const)
+            globals_ |= inner_globals
+            free |= inner_free
+    return globals_, free
 
 
 # methods that change a container in place
@@ -83,6 +109,8 @@ def _visit(fn, reads, seen, depth):
         value = fn.__globals__.get(name) if name not in cells else _contents(cells[name])
         if method in MUTATORS.get(type(value), ()):
             reads.writes.append((f"{name}.{method}", f"{fn.__code__.co_filename}:{line}"))
+    for name, line in _global_stores(fn.__code__):
+        reads.writes.append((f"global {name}", f"{fn.__code__.co_filename}:{line}"))
 
 
 def _contents(cell):
@@ -105,6 +133,24 @@ def _method_calls(code):
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             found += _method_calls(const)
+    return found
+
+
+def _global_stores(code, local_cells=frozenset()):
+    """(name, line) where the code rebinds a global or a variable of a function enclosing
+    it from outside (``global COUNT; COUNT += 1``, ``nonlocal``); ``local_cells``: the
+    variables of the traced function itself, which nested code may rebind freely."""
+    found, line = [], code.co_firstlineno
+    for ins in dis.get_instructions(code):
+        line = _line(ins) or line
+        if ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL") or (
+                ins.opname in ("STORE_DEREF", "DELETE_DEREF")
+                and ins.argval in code.co_freevars and ins.argval not in local_cells):
+            found.append((ins.argval, line))
+    inner = local_cells | frozenset(code.co_cellvars)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            found += _global_stores(const, inner)
     return found
 
 

@@ -29,6 +29,9 @@ class CaptureRequest:
         self.parameter_names = parameter_names
         self.compile_graph = compile_graph
         self._note = weakref.WeakMethod(note_recapture) if note_recapture else None
+        # Python state this function was seen to change (guard keys, ast): later captures
+        # run the statements reading it as Python from the start
+        self.python_written = set()
 
     @property
     def fullgraph(self):

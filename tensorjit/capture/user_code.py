@@ -38,15 +38,23 @@ def is_internal_module(name):
         not name.startswith("tensorjit.bench")
 
 
+# absolute file name -> is it user code (asked for every frame of every recorded node)
+_USER_FILES = {}
+
+
 def is_user_file(filename):
+    known = _USER_FILES.get(filename)
+    if known is not None:
+        return known
     if filename.startswith("<"):
         # typed into a REPL or made by exec(): user code whose source may be missing;
         # tensorjit's generated code names itself <tensorjit ...>
         return not filename.startswith("<tensorjit")
-    filename = os.path.abspath(filename)
-    if filename.startswith(_USER_INSIDE_PACKAGE):
-        return True
-    return not filename.startswith(_NOT_USER_PREFIXES)
+    path = os.path.abspath(filename)
+    user = path.startswith(_USER_INSIDE_PACKAGE) or not path.startswith(_NOT_USER_PREFIXES)
+    if os.path.isabs(filename):          # (a relative name depends on the directory)
+        _USER_FILES[filename] = user
+    return user
 
 
 def is_user_code(obj):

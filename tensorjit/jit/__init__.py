@@ -7,7 +7,7 @@ from ..capture.ast.errors import JitSyntaxError
 from .. import context as _context
 
 
-def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=False, fullgraph=False,
+def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=None, fullgraph=False,
         backend="", static_argnums=None, static_argnames=None, **options):
     """Compile ``function`` (a function, method or Cell) into graphs on first call.
 

@@ -17,9 +17,9 @@ from ..state import state
 from ..ops.effects import GuardFailure
 from ..passes.pipeline import optimize
 from .. import backend as backends
-from ..nn.cell import STATE_VERSION
+from ..nn.cell import STATE_VERSION, state_fingerprint, fingerprint_matches
 from ..capture import capture_graph, CaptureRequest, NOT_RUN
-from ..capture.guards import first_failure
+from ..capture.guards import first_failure, Never
 from .cache import CACHE, function_key
 from .signature import call_signature
 from . import dispatch
@@ -50,6 +50,18 @@ class Entry:
         self.slow_hits = 0
         # the nn.Cell state version this entry was built with (None: uses no Cell)
         self.cell_state = STATE_VERSION[0] if info.uses_cells else None
+        self.cell_fingerprint = state_fingerprint() if info.uses_cells else None
+
+    def cells_match(self):
+        """Whether the Cells are in the state this entry was built in (the same version,
+        or a later one that brought every cell it knew back to it: set_train toggled
+        back)."""
+        if self.cell_state is None or self.cell_state == STATE_VERSION[0]:
+            return True
+        if fingerprint_matches(self.cell_fingerprint):
+            self.cell_state = STATE_VERSION[0]
+            return True
+        return False
 
     @property
     def single_graph(self):
@@ -109,6 +121,7 @@ class JitFunction:
         # descriptions of recent guard failures that caused a retry
         self.guard_failures = collections.deque(maxlen=KEPT_EVENTS)
         self._warned = False
+        self._warned_dynamic = False
         self.hot_entry = None
         self.hot_installs = 0
         self.last_entry = None
@@ -205,8 +218,7 @@ class JitFunction:
 
     def _run_cached(self, key, shapes, leaves, tried, args, kwargs):
         for entry in CACHE.candidates(key, shapes):
-            if id(entry) in tried or (entry.cell_state is not None
-                                      and entry.cell_state != STATE_VERSION[0]):
+            if id(entry) in tried or not entry.cells_match():
                 continue
             tried.add(id(entry))
             try:
@@ -237,7 +249,8 @@ class JitFunction:
         start = time.perf_counter()
         entry, result = self.compile(struct, leaves, shapes, run=True)
         STATS["compiles"] += 1
-        CACHE.add(key, entry)
+        if not any(isinstance(g, Never) for g in entry.python_guards):
+            CACHE.add(key, entry)            # (an entry that is never valid again is not kept)
         self.last_entry = entry
         self._record(CompileEvent(reason, time.perf_counter() - start))
         self._warn_if_recompiling()
@@ -257,16 +270,38 @@ class JitFunction:
         first call and its results are returned; otherwise parameters are restored."""
         captured = capture_graph(self.request, struct, leaves, run=run)
         if captured.program is not None:
+            if self.opts.dynamic:
+                self._warn_shape_specific(captured.info, shapes, "it has graph breaks")
             entry = Entry(captured.graph, captured.executable, captured.out_struct, shapes,
                           captured.info, captured.program)
         else:
             executable = captured.executable or self.compile_graph(captured.graph)
             generic = executable.shape_generic and not captured.info.shape_dependent
+            if self.opts.dynamic is False:
+                generic = False                  # static shapes: one graph per shape
+            elif self.opts.dynamic and not generic:
+                self._warn_shape_specific(captured.info, shapes)
             entry = Entry(captured.graph, executable, captured.out_struct,
                           None if generic else shapes, captured.info)
         if captured.result is NOT_RUN:
+            if run:     # a kernel failing in this first run is explained from its graph
+                self.last_entry = entry
             return entry, (entry.run(leaves) if run else None)
         return entry, captured.result
+
+    def _warn_shape_specific(self, info, shapes, why=None):
+        """dynamic=True, but this graph serves only these input shapes: say so once."""
+        if self._warned_dynamic:
+            return
+        self._warned_dynamic = True
+        why = why or ("its code reads tensor shapes" if info.shape_dependent else
+                      "it uses kernels specialized to shapes (reshape / broadcast targets, "
+                      "shaped constants)")
+        warnings.warn(
+            f"tensorjit: dynamic=True, but {self.name}'s graph is specialized to the input "
+            f"shapes {list(shapes)} because {why}; each new shape compiles again "
+            f"(shapes read in Python are not symbolic yet). Functions that never read "
+            f"shapes get one graph for every shape.", RuntimeWarning, stacklevel=5)
 
     def compile_graph(self, graph, name=None):
         """Optimize ``graph`` at this function's jit_level and compile it with its backend

@@ -19,7 +19,7 @@ class JitOptions:
 
     def key(self):
         return (self.capture_mode, self.jit_level, self.backend, self.fullgraph,
-                self.static_argnums, self.static_argnames,
+                self.dynamic, self.static_argnums, self.static_argnames,
                 tuple(sorted((k, repr(v)) for k, v in self.options.items())))
 
 
@@ -40,6 +40,16 @@ def _tuple_of(kind, name, value, plural):
     return values
 
 
+def _dynamic(value):
+    """``dynamic``: None (automatic), or MindSpore's 0 / 1 (also False / True)."""
+    if value is None:
+        return None
+    if type(value) in (bool, int) and value in (0, 1):
+        return bool(value)
+    raise ValueError(f"jit: dynamic must be None (automatic), 0 / False (static shapes) or "
+                     f"1 / True (dynamic shapes), got {value!r}")
+
+
 def validate(capture_mode, jit_level, backend, fullgraph, dynamic, static_argnums,
              static_argnames, options):
     opts = JitOptions()
@@ -51,9 +61,7 @@ def validate(capture_mode, jit_level, backend, fullgraph, dynamic, static_argnum
     opts.backend = _choice("backend", backend, BACKENDS)
     if not isinstance(fullgraph, bool):
         raise ValueError(f"jit: fullgraph must be True or False, got {fullgraph!r}")
-    if not isinstance(dynamic, bool):
-        raise ValueError(f"jit: dynamic must be True or False, got {dynamic!r}")
-    opts.fullgraph, opts.dynamic = fullgraph, dynamic
+    opts.fullgraph, opts.dynamic = fullgraph, _dynamic(dynamic)
     opts.static_argnums = _tuple_of(int, "static_argnums", static_argnums, "ints")
     opts.static_argnames = _tuple_of(str, "static_argnames", static_argnames, "strings")
     for name, value in options.items():

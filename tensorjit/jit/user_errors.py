@@ -65,7 +65,7 @@ def _scan(tb):
         elif code.co_filename.startswith("<tensorjit"):
             generated = True
         elif code in kernels:
-            kernel = (kernels[code], frame)
+            kernel = (_kernel_primitive(kernels[code], frame), frame)
         elif not (name == _PACKAGE or name.startswith(_PACKAGE + ".")) or \
                 name.startswith(_PACKAGE + ".bench"):
             where, generated = f"{code.co_filename}:{tb.tb_lineno} ({code.co_name})", False
@@ -74,12 +74,29 @@ def _scan(tb):
 
 
 def _kernel_codes():
-    if len(_kernels) < len(PRIMITIVES):
+    """Kernel code object -> the primitives whose kernel runs it. Kernels made by one
+    factory (``_keep_dtype(np.power)``, ``_keep_dtype(np.true_divide)``) share a code object
+    and differ in what they close over."""
+    if sum(map(len, _kernels.values())) < len(PRIMITIVES):
+        _kernels.clear()
         for prim in PRIMITIVES.values():
             code = getattr(prim.impl, "__code__", None)
             if code is not None:
-                _kernels.setdefault(code, prim)
+                _kernels.setdefault(code, []).append(prim)
     return _kernels
+
+
+def _kernel_primitive(candidates, frame):
+    """The primitive whose kernel ``frame`` runs: the one whose closure holds the values
+    of the frame's free variables."""
+    if len(candidates) > 1:
+        free = [frame.f_locals.get(name) for name in frame.f_code.co_freevars]
+        for prim in candidates:
+            cells = prim.impl.__closure__ or ()
+            if len(cells) == len(free) and all(
+                    c.cell_contents is v for c, v in zip(cells, free)):
+                return prim
+    return candidates[0]
 
 
 def _operand_avals(frame):

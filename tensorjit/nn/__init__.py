@@ -6,11 +6,29 @@ from .layers import (ReLU, ReLU6, LeakyReLU, GELU, SiLU, Sigmoid, Tanh, Softmax,
                      ELU, Mish, get_activation, Dense, Flatten, Identity, Dropout, Conv2d,
                      BatchNorm1d, BatchNorm2d, LayerNorm, MaxPool2d, AvgPool2d,
                      AdaptiveAvgPool2d, Embedding)
+from .layers import (HSwish, HSigmoid, PReLU, SeLU, CELU, LogSigmoid, Softsign, Hardtanh,
+                     Softplus, GLU, Dropout1d, Dropout2d, Dropout3d, Unfold, Conv1d, Conv3d,
+                     Conv2dTranspose, GroupNorm, InstanceNorm1d, InstanceNorm2d,
+                     InstanceNorm3d, RNNCell, LSTMCell, GRUCell, RNN, LSTM, GRU)
+from .layers import (MultiheadAttention, TransformerEncoderLayer, TransformerEncoder,
+                     TransformerDecoderLayer, TransformerDecoder, Transformer)
 from .loss import (LossBase, MSELoss, L1Loss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits,
                    CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss)
-from .optim import Optimizer, SGD, Momentum, Adam
-from .wrap import WithLossCell, TrainOneStepCell
+from .loss import BCELoss, KLDivLoss, CosineEmbeddingLoss
+from .optim import Optimizer, SGD, Momentum, Adam, AdamWeightDecay, AdamW
+from .dynamic_lr import (piecewise_constant_lr, exponential_decay_lr, natural_exp_decay_lr,
+                         inverse_decay_lr, cosine_decay_lr, polynomial_decay_lr, warmup_lr)
+from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR,
+                                     InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)
+from . import dynamic_lr, learning_rate_schedule
+from .wrap import WithLossCell, WithEvalCell, TrainOneStepCell
+from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
+                         TrainOneStepWithLossScaleCell)
+from .parallel import DistributedGradReducer
 from . import initializer
+from .metrics import (Metric, Accuracy, TopKCategoricalAccuracy, Top1CategoricalAccuracy,
+                      Top5CategoricalAccuracy)
+from . import metrics
 
 __all__ = [
     "Cell", "ParameterTuple", "SequentialCell", "CellList", "CellDict",
@@ -20,5 +38,20 @@ __all__ = [
     "Embedding",
     "LossBase", "MSELoss", "L1Loss", "SmoothL1Loss", "SoftmaxCrossEntropyWithLogits",
     "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss",
-    "Optimizer", "SGD", "Momentum", "Adam", "WithLossCell", "TrainOneStepCell", "initializer",
+    "Optimizer", "SGD", "Momentum", "Adam", "AdamWeightDecay", "AdamW",
+    "piecewise_constant_lr", "exponential_decay_lr", "natural_exp_decay_lr", "inverse_decay_lr",
+    "cosine_decay_lr", "polynomial_decay_lr", "warmup_lr", "dynamic_lr",
+    "LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR",
+    "CosineDecayLR", "PolynomialDecayLR", "WarmUpLR", "learning_rate_schedule",
+    "WithLossCell", "WithEvalCell", "TrainOneStepCell",
+    "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepWithLossScaleCell",
+    "initializer", "Metric", "Accuracy", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
+    "Top5CategoricalAccuracy", "metrics",
+    "DistributedGradReducer",
+    "HSwish", "HSigmoid", "PReLU", "SeLU", "CELU", "LogSigmoid", "Softsign", "Hardtanh",
+    "Softplus", "GLU", "Dropout1d", "Dropout2d", "Dropout3d", "Unfold", "Conv1d", "Conv3d",
+    "Conv2dTranspose", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "BCELoss", "KLDivLoss", "CosineEmbeddingLoss", "RNNCell", "LSTMCell", "GRUCell", "RNN",
+    "LSTM", "GRU", "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
+    "TransformerDecoderLayer", "TransformerDecoder", "Transformer",
 ]

@@ -9,6 +9,7 @@ parameters below it with the attribute name (MindSpore's ``auto_prefix``).
 Calling a cell runs ``construct`` through one method, ``_run_construct``, which is the
 single place the compiler hooks to run a cell as a graph.
 """
+import weakref
 from collections import OrderedDict
 
 from .. import dtype as dt
@@ -59,10 +60,50 @@ def _cast_floats(value, dtype):
     return value
 
 
+def _in_precision(param, dtype):
+    """A trainable floating parameter as ``dtype`` (inside a ``to_float`` cell's construct);
+    other parameters (BatchNorm's moving statistics) are left as they are, so in-place
+    updates still reach them."""
+    if (param is not None and param.requires_grad and dt.is_float(param.dtype)
+            and param.dtype != dtype):
+        return ops.cast(param, dtype)
+    return param
+
+
 # Bumped whenever a cell that some compiled graph was built from changes its mode or its
 # plain (non-Parameter) attributes: compiled entries remember the value they were built
-# with, and an entry built with another value is not used (see tensorjit.jit).
+# with, and an entry built with another value is not used as it is (see tensorjit.jit) --
+# unless every such cell is back in the state the entry was built in (state_fingerprint):
+# a training loop that switches set_train(True) / set_train(False) every epoch reuses its
+# graphs instead of compiling them again.
 STATE_VERSION = [0]
+_CAPTURED_CELLS = weakref.WeakSet()
+_FINGERPRINT = [None, None]           # (version, fingerprint) of the latest computation
+
+
+def note_captured(cell):
+    """A compiled graph was built from ``cell``: its changes bump STATE_VERSION."""
+    if not cell.__dict__.get("_tj_captured"):
+        object.__setattr__(cell, "_tj_captured", True)
+        _CAPTURED_CELLS.add(cell)
+        _FINGERPRINT[0] = None
+
+
+def state_fingerprint():
+    """{id: (mode, attribute-write count)} of every live cell graphs were built from."""
+    version = STATE_VERSION[0]
+    if _FINGERPRINT[0] != version:
+        cells = list(_CAPTURED_CELLS)
+        _FINGERPRINT[:] = [version, {id(c): (c.training, c.__dict__.get("_tj_attr_writes", 0))
+                                     for c in cells}]
+    return _FINGERPRINT[1]
+
+
+def fingerprint_matches(old):
+    """Whether every cell of an earlier ``state_fingerprint`` that is still alive is in the
+    state it was then (cells captured since, or gone, cannot matter to a graph built then)."""
+    current = state_fingerprint()
+    return all(current.get(key, state) == state for key, state in old.items())
 
 
 def _note_python_write(cell, name):
@@ -74,9 +115,11 @@ def _note_python_write(cell, name):
         write(f"{type(cell).__name__}.{name}")
 
 
-def _bump_state(cell):
+def _bump_state(cell, attribute=True):
     if cell.__dict__.get("_tj_captured"):
         STATE_VERSION[0] += 1
+        if attribute:
+            object.__setattr__(cell, "_tj_attr_writes", cell.__dict__.get("_tj_attr_writes", 0) + 1)
 
 
 class Cell:
@@ -111,13 +154,29 @@ class Cell:
         elif _context.graph_mode_on() and not _op_state.tapes:
             return _context.run_cell_as_graph(self, args, kwargs)      # GRAPH_MODE
         if self._mixed_precision_type is not None:
-            args = _cast_floats(args, self._mixed_precision_type)
-            kwargs = {k: _cast_floats(v, self._mixed_precision_type) for k, v in kwargs.items()}
+            return self._run_in_precision(capture, args, kwargs)
         if capture is not None:
             call_cell = getattr(capture, "call_cell", None)     # ast mode converts construct
             if call_cell is not None:
                 return call_cell(self, args, kwargs)
         return self.construct(*args, **kwargs)
+
+    def _run_in_precision(self, capture, args, kwargs):
+        """``to_float``: the floating inputs and, while ``construct`` runs, the trainable
+        floating parameters it reads are cast to the cell's type (the stored parameters keep
+        theirs; gradients flow back through the casts), so it computes in that type."""
+        dtype = self._mixed_precision_type
+        args = _cast_floats(args, dtype)
+        kwargs = {k: _cast_floats(v, dtype) for k, v in kwargs.items()}
+        depth = self.__dict__.get("_tj_precision_depth", 0)
+        object.__setattr__(self, "_tj_precision_depth", depth + 1)
+        try:
+            call_cell = getattr(capture, "call_cell", None) if capture is not None else None
+            if call_cell is not None:
+                return call_cell(self, args, kwargs)
+            return self.construct(*args, **kwargs)
+        finally:
+            object.__setattr__(self, "_tj_precision_depth", depth)
 
     # ---- attribute registry -----------------------------------------------------------
     def _check_initialized(self, name):
@@ -173,7 +232,10 @@ class Cell:
         for registry in ("_params", "_cells", "_params_tuples"):
             entries = d.get(registry)
             if entries is not None and name in entries:
-                return entries[name]
+                value = entries[name]
+                if registry == "_params" and d.get("_tj_precision_depth"):
+                    return _in_precision(value, d["_mixed_precision_type"])
+                return value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name):
@@ -315,7 +377,7 @@ class Cell:
         """Training (True) or inference (False) mode, for this cell and all below it."""
         for _, cell in self.cells_and_names():
             if cell.training != bool(mode):
-                _bump_state(cell)
+                _bump_state(cell, attribute=False)
             object.__setattr__(cell, "training", bool(mode))
         return self
 
@@ -325,8 +387,9 @@ class Cell:
         return self
 
     def to_float(self, dst_type):
-        """Cast the floating-point inputs of this cell and the cells below it to
-        ``dst_type`` when they are called."""
+        """Make this cell and the cells below it compute in ``dst_type``: their floating
+        inputs and trainable floating parameters are cast to it when they run (MindSpore's
+        ``to_float``; the parameters themselves keep their dtype)."""
         dst_type = dt.as_dtype(dst_type)
         if not dt.is_float(dst_type):
             raise ValueError(f"{type(self).__name__}.to_float: dst_type must be a floating "

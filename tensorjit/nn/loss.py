@@ -5,7 +5,8 @@ from .cell import Cell
 from . import _checks
 
 __all__ = ["LossBase", "MSELoss", "L1Loss", "SmoothL1Loss", "SoftmaxCrossEntropyWithLogits",
-           "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss"]
+           "CrossEntropyLoss", "NLLLoss", "BCEWithLogitsLoss", "BCELoss", "KLDivLoss",
+           "CosineEmbeddingLoss"]
 
 REDUCTIONS = ("mean", "sum", "none")
 
@@ -113,3 +114,39 @@ class BCEWithLogitsLoss(LossBase):
     def construct(self, logits, labels):
         return ops.binary_cross_entropy_with_logits(logits, labels, self.weight,
                                                     self.pos_weight, self.reduction)
+
+
+class BCELoss(LossBase):
+    """Binary cross entropy of probabilities ``logits`` against ``labels``."""
+
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__(reduction)
+        self.weight = _weight(weight, "BCELoss")
+
+    def construct(self, logits, labels):
+        return ops.binary_cross_entropy(logits, labels, self.weight, self.reduction)
+
+
+class KLDivLoss(LossBase):
+    """``labels * (log(labels) - logits)`` for log-probabilities ``logits``; reduction
+    'mean' (over every element), 'batchmean', 'sum' or 'none'."""
+
+    def __init__(self, reduction="mean"):
+        Cell.__init__(self)
+        self.reduction = _checks.one_of(reduction, REDUCTIONS + ("batchmean",), "reduction",
+                                        "KLDivLoss")
+
+    def construct(self, logits, labels):
+        return ops.kl_div(logits, labels, self.reduction)
+
+
+class CosineEmbeddingLoss(LossBase):
+    """``1 - cos(x1, x2)`` for label 1, ``max(0, cos(x1, x2) - margin)`` for label -1."""
+
+    def __init__(self, margin=0.0, reduction="mean"):
+        super().__init__(reduction)
+        self.margin = _checks.number(margin, "margin", "CosineEmbeddingLoss", -1.0, 1.0)
+
+    def construct(self, logits_x1, logits_x2, labels):
+        return ops.cosine_embedding_loss(logits_x1, logits_x2, labels, self.margin,
+                                         self.reduction)

@@ -1,4 +1,7 @@
 """``tensorjit.ops``: the primitive registry and MindSpore's functional API over it."""
+import builtins
+
+from .. import dtype as dt
 from ..state import state
 from .primitive import PRIMITIVES, Primitive
 from .coerce import as_tensor, constant
@@ -6,18 +9,22 @@ from .elementwise import *  # noqa: F401,F403
 from .elementwise import (abs, round, pow, cast, stop_gradient, identity, where, clamp, clip,
                           zeros_like, ones_like)
 from .reduction import *  # noqa: F401,F403
-from .reduction import sum, max, min, any, all, mean, prod
+from .reduction import sum, max, min, any, all, mean, prod, _safe_sqrt
 from .shape import *  # noqa: F401,F403
 from .indexing import getitem, setitem_value, index_add, nonzero, masked_fill, gather, \
     gather_elements, take_along_axis
-from .linalg import matmul, bmm, mm, dense, outer, dot
+from .linalg import matmul, bmm, mm, dense, outer, dot, tensor_dot
 from .creation import full, zeros, ones, full_like, arange, linspace, eye, one_hot, tril, triu
 from .conv import conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d
 from .normalization import softmax, log_softmax, batch_norm, layer_norm
 from .random import dropout, set_seed, rand, randn, randint
 from .loss import (nll_loss, cross_entropy, softmax_cross_entropy_with_logits, mse_loss,
                    l1_loss, smooth_l1_loss, binary_cross_entropy_with_logits)
+from .cumulative import cumsum, cumprod, cummax, cummin, logcumsumexp
 from .effects import runtime_print
+from .collective import (ReduceOp, AllReduce, AllGather, ReduceScatter, Broadcast, Barrier,
+                         all_reduce, all_gather, reduce_scatter, broadcast, reduce, barrier)
+from .global_norm import clip_by_global_norm
 from . import tensor_methods as _tensor_methods  # noqa: F401  (installs Tensor operators)
 
 
@@ -54,7 +61,10 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
 
 
 def elu(input_x, alpha=1.0):
-    return where(gt(input_x, 0), input_x, mul(expm1(input_x), alpha))
+    # expm1 of the positive side is never used; computing it on 0 there keeps its gradient
+    # (0 * exp(x), NaN once exp(x) overflows) out of the result
+    negative = where(gt(input_x, 0), zeros_like(input_x), input_x)
+    return where(gt(input_x, 0), input_x, mul(expm1(negative), alpha))
 
 
 def mish(x):
@@ -62,12 +72,35 @@ def mish(x):
 
 
 def normalize(input, p=2.0, dim=1, epsilon=1e-12):
-    norm = sqrt(sum(mul(input, input), dim, keepdims=True)) if p == 2 else \
+    norm = _safe_sqrt(sum(mul(input, input), dim, keepdims=True)) if p == 2 else \
         pow(sum(pow(abs(input), p), dim, keepdims=True), 1.0 / p)
+    if dt.is_float(norm.dtype):    # an epsilon below the dtype's range would round to 0
+        epsilon = builtins.max(epsilon, float(dt.smallest_subnormal(norm.dtype)))
     return div(input, maximum(norm, epsilon))
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """The 2-norm; its gradient at the zero vector is 0 (``_safe_sqrt``), as in PyTorch."""
     if ord not in (None, 2, "fro"):
         raise ValueError(f"norm: only the 2-norm / Frobenius norm is supported, got {ord!r}")
-    return sqrt(sum(mul(A, A), dim, keepdim))
+    return _safe_sqrt(sum(mul(A, A), dim, keepdim))
+
+
+# ---- MindSpore's functional names added with the operator classes ----------------------
+from .sorting import argsort, sort, topk
+from .random import normal, uniform, standard_normal, dropout1d, dropout2d, dropout3d
+from .activation import (hardswish, hardsigmoid, softplus, logsigmoid, selu, celu, glu, prelu,
+                         bias_add, l2_normalize, fast_gelu)
+from .loss import kl_div, binary_cross_entropy, cosine_embedding_loss
+from .normalization import group_norm, instance_norm
+from .convolutions import conv1d, conv3d, conv_transpose2d, unfold, extract_patches
+from .compat import (rank, size, unstack, select, addn, fill, fills, gather_d, sequence_mask,
+                     scalar_to_tensor, baddbmm, is_tensor)
+from .loops import scan, while_loop, fori_loop
+from .attention import multi_head_attention_forward
+from .primitive_class import OpPrimitive
+from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
+from . import operations
+# ``ops.shape(x)`` is MindSpore's function returning the shape; the shape-op module stays
+# importable as ``tensorjit.ops.shape`` (modules of this package import it before this).
+from .compat import tensor_shape as shape  # noqa: E402,F811

@@ -8,7 +8,7 @@ from ..aval import ShapedArray, broadcast_shapes
 from .primitive import Primitive
 from . import coerce
 from . import reduction as _red
-from .unary import neg, log, floor, cast, isnan, _float_operand, _not_bool
+from .unary import neg, log, floor, cast, isnan, isfinite, _float_operand, _not_bool
 
 
 def _binary_rule(name, result_dtype=None):
@@ -170,11 +170,13 @@ where_p = Primitive("where", np.where, _where_rule, _where_vjp, elementwise=True
 # ---------------------------------------------------------------------------------------
 # functional API
 
-def _make_binary(prim, int_to_float=False):
+def _make_binary(prim, int_to_float=False, bool_ok=True):
     def fn(input, other):
         x, y = coerce.coerce_pair(input, other, prim.name)
         if int_to_float and not dt.is_float(x.dtype):
             x, y = cast(x, dt.DEFAULT_FLOAT), cast(y, dt.DEFAULT_FLOAT)
+        elif not bool_ok and x.dtype == dt.bool_:
+            raise TypeError(f"{prim.name}: not defined for bool tensors")
         return prim.bind(x, y)
     fn.__name__ = prim.name
     fn.__doc__ = f"Elementwise {prim.name} with broadcasting and type promotion."
@@ -187,7 +189,7 @@ mul = _make_binary(mul_p)
 div = _make_binary(div_p, int_to_float=True)
 floor_div = _make_binary(floordiv_p)
 floor_mod = _make_binary(mod_p)
-pow = _make_binary(pow_p)
+pow = _make_binary(pow_p, bool_ok=False)
 maximum = _make_binary(maximum_p)
 minimum = _make_binary(minimum_p)
 atan2 = _make_binary(atan2_p, int_to_float=True)
@@ -246,12 +248,18 @@ def where(condition, x=None, y=None):
 
 
 def clamp(input, min=None, max=None):
-    """Limit values to [min, max] (either bound may be None)."""
+    """Limit values to [min, max] (either bound may be None): ``x < min`` gives min and
+    ``x > max`` gives max, so NaN stays NaN, ``min > max`` gives max (PyTorch's rule), and
+    at a bound the gradient goes to the input (MindSpore, PyTorch)."""
     x = coerce.as_tensor(input, op="clamp")
+    if x.dtype == dt.bool_:
+        raise TypeError("clamp: not defined for bool tensors")
     if min is not None:
-        x = maximum(x, min)
+        x, low = coerce.coerce_pair(x, min, "clamp")
+        x = where(lt(x, low), low, x)
     if max is not None:
-        x = minimum(x, max)
+        x, high = coerce.coerce_pair(x, max, "clamp")
+        x = where(gt(x, high), high, x)
     return x
 
 
@@ -269,12 +277,22 @@ def ones_like(input, dtype=None):
 
 
 def lerp(input, end, weight):
+    """``input + (end - input) * weight`` on floating-point tensors (MindSpore, PyTorch)."""
+    for value in (input, end, weight):
+        if not (coerce.is_scalar(value) or dt.is_float(coerce.as_tensor(value, op="lerp").dtype)):
+            raise TypeError(f"lerp: expected floating-point tensors, got "
+                            f"{coerce.as_tensor(value, op='lerp').dtype}")
     return add(input, mul(sub(end, input), weight))
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """``|x - y| <= atol + rtol * |y|`` for finite values, equality for infinities (NumPy's
+    rule); bool and integers compare in float64, so ``x - y`` cannot wrap."""
     x, y = coerce.coerce_pair(input, other, "isclose")
-    close = le(abs(sub(x, y)), add(mul(abs(y), rtol), atol))
+    if not dt.is_float(x.dtype):
+        x, y = cast(x, dt.float64), cast(y, dt.float64)
+    near = le(abs(sub(x, y)), add(mul(abs(y), rtol), atol))
+    close = logical_or(eq(x, y), logical_and(logical_and(isfinite(x), isfinite(y)), near))
     if equal_nan:
         close = logical_or(close, logical_and(isnan(x), isnan(y)))
     return close

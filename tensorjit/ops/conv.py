@@ -18,6 +18,8 @@ from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import conv_kernels
+from . import batching
+from .low_precision import accumulate_in_float32
 
 
 # ---------------------------------------------------------------------------------------
@@ -167,6 +169,7 @@ def _col2im_rows(cols, x_shape, kernel, stride, padding, dilation, oh, ow):
     return out[:, :, top:top + h, left:left + w]
 
 
+@accumulate_in_float32
 def _conv_impl(x, w, stride, padding, dilation, groups):
     if conv_kernels.fast_path(x, w, groups):
         return conv_kernels.forward(x, w, stride, padding, dilation)
@@ -185,6 +188,7 @@ def _conv_impl(x, w, stride, padding, dilation, groups):
     return out.reshape(n, o, oh, ow).astype(x.dtype, copy=False)
 
 
+@accumulate_in_float32
 def _conv_input_grad_impl(dy, w, x_shape, stride, padding, dilation, groups):
     if conv_kernels.fast_path(dy, w, groups):
         return conv_kernels.input_grad(dy, w, x_shape, stride, padding, dilation)
@@ -205,6 +209,7 @@ def _conv_input_grad_impl(dy, w, x_shape, stride, padding, dilation, groups):
     return np.ascontiguousarray(dx)
 
 
+@accumulate_in_float32
 def _conv_weight_grad_impl(x, dy, w_shape, stride, padding, dilation, groups):
     if conv_kernels.fast_path(x, dy, groups):
         return conv_kernels.weight_grad(x, dy, w_shape, stride, padding, dilation)
@@ -279,14 +284,72 @@ def _conv_weight_grad_vjp(ct, out, x, dy, w_shape, **geometry):
             conv2d_p.bind(x, ct, **geometry))
 
 
+# Batching: a batch of inputs with one weight folds into the images axis N; a batch of
+# weights (ensembles, per-example weight gradients) becomes B times the groups, the batch
+# laid out in the channel axis: (N, B*C, H, W) with weights (B*O, C/groups, kh, kw).
+
+def _batch_into_channels(t, dim, size):
+    t = batching.moveaxis(batching.materialize(t, dim, size), 0, 1)
+    shape = tuple(t.shape)
+    return t.reshape((shape[0], shape[1] * shape[2]) + shape[3:])
+
+
+def _split_channels(t, size):
+    """(N, B*C, ...) -> (N, B, C, ...): the batch at axis 1."""
+    shape = tuple(t.shape)
+    return t.reshape((shape[0], size, shape[1] // size) + shape[2:])
+
+
+def _batch_into_outputs(w, dim, size):
+    w = batching.materialize(w, dim, size)
+    shape = tuple(w.shape)
+    return w.reshape((shape[0] * shape[1],) + shape[2:])
+
+
+def _conv_batch(prim, dims, x, w, groups, **geometry):
+    dx, dw = dims
+    if dw is None:
+        rows, size = batching.fold_leading(x, dx)
+        return batching.unfold_leading(prim.bind(rows, w, groups=groups, **geometry), size), 0
+    size = batching.batch_size((x, w), dims)
+    out = prim.bind(_batch_into_channels(x, dx, size), _batch_into_outputs(w, dw, size),
+                    groups=groups * size, **geometry)
+    return _split_channels(out, size), 1
+
+
+def _conv_input_grad_batch(prim, dims, dy, w, x_shape, groups, **geometry):
+    ddy, dw = dims
+    if dw is None:
+        rows, size = batching.fold_leading(dy, ddy)
+        x_shape = (size * x_shape[0],) + tuple(x_shape[1:])
+        out = prim.bind(rows, w, x_shape=x_shape, groups=groups, **geometry)
+        return batching.unfold_leading(out, size), 0
+    size = batching.batch_size((dy, w), dims)
+    n, c, h, wd = x_shape
+    out = prim.bind(_batch_into_channels(dy, ddy, size), _batch_into_outputs(w, dw, size),
+                    x_shape=(n, size * c, h, wd), groups=groups * size, **geometry)
+    return _split_channels(out, size), 1
+
+
+def _conv_weight_grad_batch(prim, dims, x, dy, w_shape, groups, **geometry):
+    size = batching.batch_size((x, dy), dims)
+    out = prim.bind(_batch_into_channels(x, dims[0], size),
+                    _batch_into_channels(dy, dims[1], size),
+                    w_shape=(size * w_shape[0],) + tuple(w_shape[1:]), groups=groups * size,
+                    **geometry)
+    return out.reshape((size,) + tuple(w_shape)), 0
+
+
 conv2d_p = Primitive("conv2d", _conv_impl, _conv_rule, _conv_vjp, shape_generic=False,
-                     aliasing=FRESH)
+                     aliasing=FRESH, batch=_conv_batch)
 conv2d_input_grad_p = Primitive("conv2d_input_grad", _conv_input_grad_impl,
                                 _conv_input_grad_rule, _conv_input_grad_vjp,
-                                shape_generic=False, aliasing=FRESH)
+                                shape_generic=False, aliasing=FRESH,
+                                batch=_conv_input_grad_batch)
 conv2d_weight_grad_p = Primitive("conv2d_weight_grad", _conv_weight_grad_impl,
                                  _conv_weight_grad_rule, _conv_weight_grad_vjp,
-                                 shape_generic=False, aliasing=FRESH)
+                                 shape_generic=False, aliasing=FRESH,
+                                 batch=_conv_weight_grad_batch)
 
 
 def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1,
@@ -294,6 +357,7 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     """MindSpore ``ops.conv2d`` (NCHW input, (out, in/groups, kh, kw) weight)."""
     x = coerce.as_tensor(input, op="conv2d")
     w = coerce.as_tensor(weight, op="conv2d")
+    _check_float("conv2d", x, w)
     if x.ndim != 4 or w.ndim != 4:
         raise ValueError(f"conv2d: expected a 4-D NCHW input and a 4-D weight, got shapes "
                          f"{tuple(x.shape)} and {tuple(w.shape)}")
@@ -357,10 +421,21 @@ def _fold_vjp(ct, out, cols, x_shape, kernel, stride, padding, dilation):
 
 
 # sliding windows: a strided view of the (padded) input
+def _unfold_batch(prim, dims, x, **params):
+    rows, size = batching.fold_leading(x, dims[0])
+    return batching.unfold_leading(prim.bind(rows, **params), size), 0
+
+
+def _fold_batch(prim, dims, cols, x_shape, **params):
+    rows, size = batching.fold_leading(cols, dims[0])
+    out = prim.bind(rows, x_shape=(size * x_shape[0],) + tuple(x_shape[1:]), **params)
+    return batching.unfold_leading(out, size), 0
+
+
 unfold_p = Primitive("unfold", _unfold_impl, _unfold_rule, _unfold_vjp, shape_generic=False,
-                     aliasing=VIEW)
+                     aliasing=VIEW, batch=_unfold_batch)
 fold_p = Primitive("fold", _fold_impl, _fold_rule, _fold_vjp, shape_generic=False,
-                   aliasing=FRESH)
+                   aliasing=FRESH, batch=_fold_batch)
 
 
 def _pool_geometry(x, kernel_size, stride, pad_mode, padding, dilation, op):
@@ -375,8 +450,17 @@ def _pool_geometry(x, kernel_size, stride, pad_mode, padding, dilation, op):
     return dict(kernel=kernel, stride=stride, padding=pads, dilation=dilation)
 
 
+def _check_float(op, *tensors):
+    """Convolution and average pooling are defined on floats (MindSpore, PyTorch)."""
+    for t in tensors:
+        if not dt.is_float(t.dtype):
+            raise TypeError(f"{op}: expected floating-point tensors, got {t.dtype}")
+
+
 def max_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0, dilation=1):
     x = coerce.as_tensor(x, op="max_pool2d")
+    if x.dtype == dt.bool_:
+        raise TypeError("max_pool2d: not defined for bool tensors")
     geometry = _pool_geometry(x, kernel_size, stride, pad_mode, padding, dilation, "max_pool2d")
     pad_value = -np.inf if dt.is_float(x.dtype) else np.iinfo(x.dtype).min
     windows = unfold_p.bind(x, pad_value=pad_value, **geometry)
@@ -386,6 +470,7 @@ def max_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0, dilat
 def avg_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0,
                count_include_pad=True, divisor_override=None):
     x = coerce.as_tensor(x, op="avg_pool2d")
+    _check_float("avg_pool2d", x)
     geometry = _pool_geometry(x, kernel_size, stride, pad_mode, padding, 1, "avg_pool2d")
     windows = unfold_p.bind(x, pad_value=0, **geometry)
     total = _red.sum(windows, (-2, -1))
@@ -402,6 +487,7 @@ def avg_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0,
 
 def adaptive_avg_pool2d(input, output_size):
     x = coerce.as_tensor(input, op="adaptive_avg_pool2d")
+    _check_float("adaptive_avg_pool2d", x)
     oh, ow = _pair(output_size, "output_size", "adaptive_avg_pool2d")
     h, w = x.shape[2], x.shape[3]
     if (oh, ow) == (1, 1):

@@ -67,8 +67,9 @@ def eye(n, m=None, dtype=None):
     return coerce.constant(np.eye(n, m, dtype=dt.as_dtype(dtype or dt.float32)))
 
 
-def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1):
-    """``one_hot`` by comparison with a range: differentiable-free, graph friendly."""
+def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
+    """``one_hot`` by comparison with a range: differentiable-free, graph friendly. The
+    result has ``on_value``'s dtype: int64 by default (MindSpore 2.10)."""
     idx = coerce.as_tensor(indices, op="one_hot")
     if not dt.is_int(idx.dtype):
         raise TypeError(f"one_hot: indices must be integer, got {idx.dtype}")

@@ -13,6 +13,7 @@ from ..tensor import Tensor
 
 from ..state import state
 from .primitive import Primitive, NO_OUTPUT
+from .batching import to_front
 
 
 class GuardFailure(Exception):
@@ -41,7 +42,8 @@ def _no_grad(ct, out, *args, **params):
 # not shape-generic: a write-back must keep the parameter's shape, checked at capture
 assign_p = Primitive("assign", _no_eager("assign"), _no_outputs_rule, _no_grad,
                      multiple_results=True, effect=True, shape_generic=False,
-                     aliasing=NO_OUTPUT)
+                     aliasing=NO_OUTPUT,
+                     no_batch="a parameter has one value, not one per example")
 
 
 def _print_impl(*values, segments, sep=" ", end="\n"):
@@ -57,12 +59,21 @@ def _print_impl(*values, segments, sep=" ", end="\n"):
 
 
 def _show(value):
-    return np.array2string(np.asarray(value), separator=" ") if np.ndim(value) else str(
-        np.asarray(value).item() if isinstance(value, (np.ndarray, np.generic)) else value)
+    """A value as ``str(Tensor)`` shows it, so a graph prints what eager code prints (a
+    0-d float16 is ``0.728``, not the Python float ``0.72802734375``)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return np.array2string(np.asarray(value), separator=" ")
+    return str(value)
+
+
+def _print_batch(prim, dims, *values, **params):
+    """Under vmap, printing shows the values of the whole batch (batch axis first)."""
+    prim.bind(*[v if d is None else to_front(v, d) for v, d in zip(values, dims)], **params)
+    return (), ()
 
 
 print_p = Primitive("print", _print_impl, _no_outputs_rule, _no_grad, multiple_results=True,
-                    effect=True, shape_generic=True, aliasing=NO_OUTPUT)
+                    effect=True, shape_generic=True, aliasing=NO_OUTPUT, batch=_print_batch)
 
 
 class GuardValue:
@@ -103,7 +114,8 @@ def _emit_guard(node, emitter):
 
 
 guard_p = Primitive("guard", _guard_impl, _no_outputs_rule, _no_grad, multiple_results=True,
-                    effect=True, shape_generic=True, aliasing=NO_OUTPUT, emit=_emit_guard)
+                    effect=True, shape_generic=True, aliasing=NO_OUTPUT, emit=_emit_guard,
+                    no_batch="Python read the value of a tensor that differs per example")
 
 
 def runtime_print(*values):

@@ -21,6 +21,7 @@ from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import shape as _shape
+from . import batching
 
 
 def _build_index(spec, tensors):
@@ -73,9 +74,77 @@ def _index_vjp(ct, out, x, *idx, spec):
     return (index_add_p.bind(zeros, ct, *idx, spec=spec),) + (None,) * len(idx)
 
 
+# ---- batching: one index for the whole batch -------------------------------------------
+#
+# Basic indexing (no index tensors) takes every example with a leading full slice. With
+# index tensors, the batch becomes one more index tensor, ``arange(B)`` in front, and the
+# index tensors get the batch as their leading axis, so example b reads its own row with
+# its own indices. NumPy puts the broadcast index axes R first when advanced entries (index
+# tensors, and ints among them) are not adjacent, else where the run of them starts; with
+# ``arange`` in front the batched result is (B, R, other axes...), which is the example's
+# layout unless the example's run started later: then R moves behind the axes before it.
+
+_FULL = ("s", None, None, None)
+
+
+def _example_shape(t, dim):
+    shape = tuple(t.shape)
+    return shape if dim is None else shape[:dim] + shape[dim + 1:]
+
+
+def _axes_before_run(spec, start, ndim):
+    """How many result axes the entries before the first advanced entry make."""
+    consumed = sum(1 for e in spec if e[0] in "ist")
+    return sum(max(ndim - consumed, 0) if e[0] == "e" else 1 for e in spec[:start])
+
+
+def _batched_index(x, x_dim, idx, idx_dims, spec, size):
+    """(x with the batch first, index tensors, spec, permutation from the batched result
+    to batch-first example layout or None)."""
+    x = batching.materialize(x, x_dim, size)
+    if not any(e[0] == "t" for e in spec):
+        return x, list(idx), (_FULL,) + spec, None
+    rank = len(np.broadcast_shapes(*[_example_shape(t, d) for t, d in zip(idx, idx_dims)]))
+    rows = coerce.constant(np.arange(size, dtype=np.int64).reshape((size,) + (1,) * rank))
+    tensors = [rows] + [t if d is None else batching.pad_rank(batching.to_front(t, d), rank)
+                        for t, d in zip(idx, idx_dims)]
+    advanced = [i for i, e in enumerate(spec) if e[0] in "ti"]
+    adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
+    new_spec = (("t",),) + spec
+    if not adjacent or advanced[0] == 0:
+        return x, tensors, new_spec, None
+    before = _axes_before_run(spec, advanced[0], x.ndim - 1)
+    out_ndim = len(_index_result_shape(x.aval, [t.aval for t in tensors], new_spec))
+    perm = ((0,) + tuple(range(1 + rank, 1 + rank + before)) + tuple(range(1, 1 + rank))
+            + tuple(range(1 + rank + before, out_ndim)))
+    return x, tensors, new_spec, perm
+
+
+def _index_batch(prim, dims, x, *idx, spec):
+    size = batching.batch_size((x,) + idx, dims)
+    x, tensors, spec, perm = _batched_index(x, dims[0], idx, dims[1:], spec, size)
+    out = prim.bind(x, *tensors, spec=spec)
+    return (out if perm is None else _shape.transpose_p.bind(out, perm=perm)), 0
+
+
+def _update_batch(prim, dims, x, value, *idx, spec):
+    """setitem / index_add: the value arranged like the batched region."""
+    size = batching.batch_size((x, value) + idx, dims)
+    x, tensors, spec, perm = _batched_index(x, dims[0], idx, dims[2:], spec, size)
+    region = len(_index_result_shape(x.aval, [t.aval for t in tensors], spec)) - 1
+    if dims[1] is not None:
+        value = batching.pad_rank(batching.to_front(value, dims[1]), region)
+    if perm is not None:
+        if dims[1] is None:
+            value = _shape.reshape(value, (1,) * (region + 1 - value.ndim) + tuple(value.shape))
+        inverse = tuple(int(i) for i in np.argsort(perm))
+        value = _shape.transpose_p.bind(value, perm=inverse)
+    return prim.bind(x, value, *tensors, spec=spec), 0
+
+
 # basic indexing returns a view, advanced indexing a copy
 index_p = Primitive("getitem", _index_impl, _index_rule, _index_vjp, shape_generic=False,
-                    aliasing=VIEW)
+                    aliasing=VIEW, batch=_index_batch)
 
 
 def _update_rule(op):
@@ -150,9 +219,9 @@ def _add_vjp(ct, out, x, value, *idx, spec):
 
 
 index_put_p = Primitive("setitem", _put_impl, _update_rule("setitem"), _put_vjp,
-                        shape_generic=False, aliasing=FRESH)
+                        shape_generic=False, aliasing=FRESH, batch=_update_batch)
 index_add_p = Primitive("index_add", _add_impl, _update_rule("index_add"), _add_vjp,
-                        shape_generic=False, aliasing=FRESH)
+                        shape_generic=False, aliasing=FRESH, batch=_update_batch)
 
 
 # ---------------------------------------------------------------------------------------
@@ -279,7 +348,13 @@ def index_add(x, index, value):
 def nonzero(input, as_tuple=False):
     """Indices of non-zero elements; reads the tensor's value (data-dependent shape)."""
     x = coerce.as_tensor(input, op="nonzero")
-    coords = np.nonzero(x.asnumpy())
+    values = x.asnumpy()
+    if values.ndim == 0:     # no axes to index (PyTorch's rule; NumPy 2 refuses 0-d)
+        hits = int(values != 0)
+        if as_tuple:
+            return (coerce.constant(np.zeros(hits, np.int64)),)
+        return coerce.constant(np.zeros((hits, 0), np.int64))
+    coords = np.nonzero(values)
     if as_tuple:
         return tuple(coerce.constant(c.astype(np.int64)) for c in coords)
     return coerce.constant(np.stack(coords, axis=-1).astype(np.int64))

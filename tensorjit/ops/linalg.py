@@ -8,6 +8,8 @@ from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import shape as _shape
+from . import batching
+from .low_precision import accumulate_in_float32
 
 
 def _matmul_rule(x, y):
@@ -24,6 +26,7 @@ def _matmul_rule(x, y):
     return ShapedArray(batch + (x.shape[-2], y.shape[-1]), x.dtype)
 
 
+@accumulate_in_float32
 def _matmul_impl(x, y):
     if x.ndim > 2 and y.ndim == 2:
         # (..., M, K) @ (K, N): one GEMM over all rows, not one small GEMM per batch entry
@@ -49,8 +52,34 @@ def _matmul_vjp(ct, out, x, y):
     return gx, gy
 
 
-matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, _matmul_vjp,
-                     codegen="({0} @ {1})", aliasing=FRESH)
+def _matmul_batch(prim, dims, x, y):
+    dx, dy = dims
+    if dy is None and y.ndim == 2:
+        # examples (..., n, k) @ one (k, m) matrix: a single GEMM over all rows
+        x = batching.to_front(x, dx)
+        lead = tuple(x.shape[:-1])
+        rows = _shape.reshape(x, (-1, x.shape[-1]))
+        return _shape.reshape(prim.bind(rows, y), lead + (y.shape[-1],)), 0
+    if dx is None and x.ndim == 2 and y.ndim - 1 == 2:
+        # one (n, k) matrix @ examples (k, m): the examples side by side, (k, B*m)
+        y = batching.moveaxis(y, dy, 1)
+        k, size, m = y.shape
+        out = prim.bind(x, _shape.reshape(y, (k, size * m)))
+        return _shape.reshape(out, (x.shape[0], size, m)), 1
+    rank = max(batching.example_ndim(x, dx), batching.example_ndim(y, dy))
+    operands = [t if d is None else batching.pad_rank(batching.to_front(t, d), rank)
+                for t, d in ((x, dx), (y, dy))]
+    if x.shape[-1] == 1:
+        # (n, 1) @ (1, m) per example -- outer products, as in per-example weight gradients:
+        # a broadcast multiply, which NumPy does several times faster than a batched matmul
+        return _ew.mul(*operands), 0
+    return prim.bind(*operands), 0
+
+
+# (no "a @ b" code template: the kernel accumulates float16 in float32, which NumPy's
+# operator would not, and compiled code must compute what eager mode does)
+matmul_p = Primitive("matmul", _matmul_impl, _matmul_rule, _matmul_vjp, aliasing=FRESH,
+                     batch=_matmul_batch)
 
 
 def matmul(input, other):
@@ -95,4 +124,53 @@ def outer(input, vec2):
 
 
 def dot(input, other):
-    return matmul(input, other)
+    """MindSpore's ``ops.dot`` (NumPy's ``dot``): the last axis of ``input`` against the
+    second-to-last of ``other`` (the last when it is 1-D), every other axis kept:
+    ``(..., k) . (..., k, n) -> (input's leading axes, other's leading axes, n)``."""
+    x, y = coerce.coerce_pair(input, other, "dot")
+    if x.ndim <= 2 and y.ndim <= 2:
+        return matmul(x, y)
+    if x.ndim == 0 or y.ndim == 0:
+        raise ValueError(f"dot: operands must not be scalars, got shapes {tuple(x.shape)} "
+                         f"and {tuple(y.shape)}")
+    k = x.shape[-1]
+    if y.ndim == 1:
+        return matmul(x, y)
+    if y.shape[-2] != k:
+        raise ValueError(f"dot: contraction dimensions differ: {tuple(x.shape)} . "
+                         f"{tuple(y.shape)} ({k} != {y.shape[-2]})")
+    rest = tuple(y.shape[:-2]) + (y.shape[-1],)
+    columns = _shape.reshape(_shape.movedim(y, -2, 0), (k, -1))
+    out = matmul(_shape.reshape(x, (-1, k)), columns)
+    return _shape.reshape(out, tuple(x.shape[:-1]) + rest)
+
+
+def tensor_dot(x1, x2, axes):
+    """MindSpore ``ops.tensor_dot``: sum the products over ``axes`` -- an int N (the last N
+    axes of ``x1`` with the first N of ``x2``) or a pair of axis lists -- as one matmul."""
+    x1, x2 = coerce.coerce_pair(x1, x2, "tensor_dot")
+    if isinstance(axes, int):
+        if not 0 <= axes <= min(x1.ndim, x2.ndim):
+            raise ValueError(f"tensor_dot: axes={axes} does not fit shapes {tuple(x1.shape)} "
+                             f"and {tuple(x2.shape)}")
+        a1, a2 = list(range(x1.ndim - axes, x1.ndim)), list(range(axes))
+    else:
+        a1, a2 = ([a] if isinstance(a, int) else list(a) for a in axes)
+        a1 = [coerce.normalize_axis(a, x1.ndim, "tensor_dot") for a in a1]
+        a2 = [coerce.normalize_axis(a, x2.ndim, "tensor_dot") for a in a2]
+    if [x1.shape[a] for a in a1] != [x2.shape[a] for a in a2]:
+        raise ValueError(f"tensor_dot: axes {a1} of {tuple(x1.shape)} and {a2} of "
+                         f"{tuple(x2.shape)} differ in size")
+    free1 = [i for i in range(x1.ndim) if i not in a1]
+    free2 = [i for i in range(x2.ndim) if i not in a2]
+    if x1.dtype == dt.bool_:
+        raise TypeError("tensor_dot: bool tensors are not supported")
+    size = int(np.prod([x1.shape[a] for a in a1], dtype=np.int64))
+    rows = int(np.prod([x1.shape[i] for i in free1], dtype=np.int64))
+    columns = int(np.prod([x2.shape[i] for i in free2], dtype=np.int64))
+    # sizes written out: a -1 cannot be inferred when the contraction is empty
+    left = _shape.reshape(_shape.transpose(x1, tuple(free1 + a1)), (rows, size))
+    right = _shape.reshape(_shape.transpose(x2, tuple(a2 + free2)), (size, columns))
+    out = matmul_p.bind(left, right)
+    return _shape.reshape(out, tuple(x1.shape[i] for i in free1) +
+                          tuple(x2.shape[i] for i in free2))

@@ -10,19 +10,21 @@ from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import shape as _shape
+from . import batching
 
 
 # ---------------------------------------------------------------------------------------
 # softmax / log_softmax
 
 def _softmax_impl(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
+    # initial=-inf: a softmax over an axis of size 0 is empty, not an error
+    shifted = x - np.max(x, axis=axis, keepdims=True, initial=-np.inf)
     e = np.exp(shifted)
     return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype, copy=False)
 
 
 def _log_softmax_impl(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
+    shifted = x - np.max(x, axis=axis, keepdims=True, initial=-np.inf)
     return (shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))).astype(
         x.dtype, copy=False)
 
@@ -70,10 +72,11 @@ def _mean_and_variance(b, x, axes):
 
 
 softmax_p = Primitive("softmax", _softmax_impl, _softmax_rule("softmax"), _softmax_vjp,
-                      aliasing=FRESH, decompose=_softmax_decomposition)
+                      aliasing=FRESH, decompose=_softmax_decomposition,
+                      batch=batching.along_axis)
 log_softmax_p = Primitive("log_softmax", _log_softmax_impl, _softmax_rule("log_softmax"),
                           _log_softmax_vjp, aliasing=FRESH,
-                          decompose=_log_softmax_decomposition)
+                          decompose=_log_softmax_decomposition, batch=batching.along_axis)
 
 
 def _softmax_operand(x, axis, dtype, op):
@@ -170,9 +173,24 @@ def _batch_norm_decomposition(b, x, gamma, beta, *, eps):
     return [y, b.reshape(mean, shape=(c,)), b.reshape(var, shape=(c,))]
 
 
+def _batch_norm_batch(prim, dims, x, gamma, beta, eps):
+    """Each example's statistics are per channel: the batch joins the channel axis,
+    (N, B*C, ...), with gamma and beta (B*C,)."""
+    size = batching.batch_size((x, gamma, beta), dims)
+    x = batching.moveaxis(batching.materialize(x, dims[0], size), 0, 1)
+    shape = tuple(x.shape)
+    x = _shape.reshape(x, (shape[0], size * shape[2]) + shape[3:])
+    gamma, beta = (_shape.reshape(batching.materialize(p, d, size), (-1,))
+                   for p, d in ((gamma, dims[1]), (beta, dims[2])))
+    y, mean, var = prim.bind(x, gamma, beta, eps=eps)
+    stats = (size, shape[2])
+    return (_shape.reshape(y, shape), _shape.reshape(mean, stats),
+            _shape.reshape(var, stats)), (1, 0, 0)
+
+
 batch_norm_p = Primitive("batch_norm", _batch_norm_impl, _batch_norm_rule, _batch_norm_vjp,
                          multiple_results=True, shape_generic=False, aliasing=FRESH,
-                         decompose=_batch_norm_decomposition)
+                         decompose=_batch_norm_decomposition, batch=_batch_norm_batch)
 
 
 def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
@@ -254,8 +272,25 @@ def _layer_norm_decomposition(b, x, gamma, beta, *, ndims, eps):
     return [b.add(b.mul(normed, gamma), beta)]
 
 
+def _layer_norm_batch(prim, dims, x, gamma, beta, ndims, eps):
+    size = batching.batch_size((x, gamma, beta), dims)
+    x = batching.materialize(x, dims[0], size)
+    if dims[1] is None and dims[2] is None:
+        return prim.bind(x, gamma, beta, ndims=ndims, eps=eps), 0
+    # one gamma / beta per example: normalise, then scale and shift batched
+    from .creation import ones, zeros
+    normalized = tuple(x.shape[x.ndim - ndims:])
+    y = prim.bind(x, ones(normalized, x.dtype), zeros(normalized, x.dtype), ndims=ndims,
+                  eps=eps)
+    rank = x.ndim - 1
+    gamma, beta = (p if d is None else batching.pad_rank(batching.to_front(p, d), rank)
+                   for p, d in ((gamma, dims[1]), (beta, dims[2])))
+    return _ew.add(_ew.mul(y, gamma), beta), 0
+
+
 layer_norm_p = Primitive("layer_norm", _ln_impl, _ln_rule, _ln_vjp, shape_generic=False,
-                         aliasing=FRESH, decompose=_layer_norm_decomposition)
+                         aliasing=FRESH, decompose=_layer_norm_decomposition,
+                         batch=_layer_norm_batch)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -270,3 +305,40 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     weight = ones(normalized_shape, x.dtype) if weight is None else coerce.as_tensor(weight, x.dtype)
     bias = zeros(normalized_shape, x.dtype) if bias is None else coerce.as_tensor(bias, x.dtype)
     return layer_norm_p.bind(x, weight, bias, ndims=len(normalized_shape), eps=float(eps))
+
+
+# ---------------------------------------------------------------------------------------
+# group norm (instance norm is group norm with one channel per group)
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """``ops.group_norm``: normalise each of ``num_groups`` groups of channels (axis 1) of
+    each sample over the group's channels and spatial axes, then scale and shift per
+    channel. Built on the layer norm primitive over the flattened group."""
+    x = coerce.as_tensor(input, op="group_norm")
+    check_float("group_norm", x.aval)
+    if x.ndim < 2:
+        raise ValueError(f"group_norm: expected an input of rank >= 2 (N, C, ...), got shape "
+                         f"{tuple(x.shape)}")
+    n, c = x.shape[0], x.shape[1]
+    if not isinstance(num_groups, int) or num_groups <= 0 or c % num_groups:
+        raise ValueError(f"group_norm: {c} channels cannot be split into {num_groups!r} "
+                         f"groups")
+    shape = tuple(x.shape)
+    # the group's size spelled out: -1 cannot be inferred for an empty batch
+    grouped = _shape.reshape(x, (n, num_groups, c // num_groups * math.prod(shape[2:])))
+    normed = _shape.reshape(layer_norm(grouped, (grouped.shape[-1],), eps=eps), shape)
+    per_channel = (1, c) + (1,) * (x.ndim - 2)
+    if weight is not None:
+        normed = _ew.mul(normed, _shape.reshape(coerce.as_tensor(weight, x.dtype), per_channel))
+    if bias is not None:
+        normed = _ew.add(normed, _shape.reshape(coerce.as_tensor(bias, x.dtype), per_channel))
+    return normed
+
+
+def instance_norm(input, weight=None, bias=None, eps=1e-5):
+    """Normalise every channel of every sample over its spatial axes."""
+    x = coerce.as_tensor(input, op="instance_norm")
+    if x.ndim < 3:
+        raise ValueError(f"instance_norm: expected an input of rank >= 3 (N, C, ...), got "
+                         f"shape {tuple(x.shape)}")
+    return group_norm(x, x.shape[1], weight, bias, eps)

@@ -17,6 +17,11 @@ A ``Primitive`` carries
     there is none;
   * ``decompose``: an optional rewrite into simpler primitives, applied by O1 when every
     resulting node can be fused (``passes/decompose.py``);
+  * ``batch(prim, dims, *args, **params) -> (outputs, out_dims)``: the batching rule for
+    ``vmap`` (``ops/batching.py``): the primitive applied to a whole batch at once, written
+    with ops; elementwise primitives derive theirs from the flag. ``no_batch``: why a
+    primitive that takes tensors has none (vmap then names the primitive in its error);
+    primitives without tensor inputs are never batched;
   * ``emit``: an optional code emitter for primitives that are not one kernel call
     (control flow, guards, fused kernels), used by ``backend/codegen.py``;
   * flags: ``multiple_results``, ``elementwise`` (output[i] depends only on input[i]
@@ -46,7 +51,7 @@ class Primitive:
     def __init__(self, name, impl, abstract, vjp=None, *, multiple_results=False,
                  elementwise=False, effect=False, random=False, codegen=None,
                  shape_generic=None, aliasing=None, scalar=None, no_scalar=None,
-                 decompose=None, emit=None):
+                 decompose=None, emit=None, batch=None, no_batch=None):
         if name in PRIMITIVES:
             raise ValueError(f"primitive {name!r} is already registered")
         if aliasing is None and elementwise:
@@ -70,6 +75,8 @@ class Primitive:
         self.no_scalar = no_scalar
         self.decompose = decompose
         self.emit = emit
+        self.batch = batch
+        self.no_batch = no_batch
         PRIMITIVES[name] = self
 
     def __repr__(self):

@@ -9,6 +9,7 @@ from ..aval import ShapedArray
 from .primitive import Primitive, FRESH, VIEW
 from . import coerce
 from . import reduction as _red
+from . import batching
 
 
 def _reshape_rule(x, shape):
@@ -17,9 +18,14 @@ def _reshape_rule(x, shape):
     return ShapedArray(shape, x.dtype)
 
 
+def _reshape_batch(prim, dims, x, shape):
+    x = batching.to_front(x, dims[0])
+    return prim.bind(x, shape=(x.shape[0],) + shape), 0
+
+
 reshape_p = Primitive("reshape", lambda x, shape: np.reshape(x, shape), _reshape_rule,
                       lambda ct, out, x, shape: (reshape(ct, x.shape),), shape_generic=False,
-                      aliasing=VIEW)
+                      aliasing=VIEW, batch=_reshape_batch)
 
 
 def _transpose_rule(x, perm):
@@ -32,8 +38,13 @@ def _transpose_vjp(ct, out, x, perm):
     return (transpose_p.bind(ct, perm=tuple(int(i) for i in np.argsort(perm))),)
 
 
+def _transpose_batch(prim, dims, x, perm):
+    x = batching.to_front(x, dims[0])
+    return prim.bind(x, perm=(0,) + tuple(p + 1 for p in perm)), 0
+
+
 transpose_p = Primitive("transpose", lambda x, perm: np.transpose(x, perm), _transpose_rule,
-                        _transpose_vjp, aliasing=VIEW)
+                        _transpose_vjp, aliasing=VIEW, batch=_transpose_batch)
 
 
 def _broadcast_rule(x, shape):
@@ -44,10 +55,15 @@ def _broadcast_rule(x, shape):
     return ShapedArray(shape, x.dtype)
 
 
+def _broadcast_batch(prim, dims, x, shape):
+    x = batching.pad_rank(batching.to_front(x, dims[0]), len(shape))
+    return prim.bind(x, shape=(x.shape[0],) + shape), 0
+
+
 broadcast_to_p = Primitive("broadcast_to", lambda x, shape: np.broadcast_to(x, shape),
                            _broadcast_rule,
                            lambda ct, out, x, shape: (_red.sum_to(ct, x.shape),),
-                           aliasing=VIEW)   # a read-only view
+                           aliasing=VIEW, batch=_broadcast_batch)   # a read-only view
 
 
 def _concat_rule(*xs, axis):
@@ -73,8 +89,14 @@ def _concat_vjp(ct, out, *xs, axis):
     return tuple(grads)
 
 
+def _concat_batch(prim, dims, *xs, axis):
+    size = batching.batch_size(xs, dims)
+    return prim.bind(*[batching.materialize(x, d, size) for x, d in zip(xs, dims)],
+                     axis=axis + 1), 0
+
+
 concat_p = Primitive("concat", lambda *xs, axis: np.concatenate(xs, axis=axis), _concat_rule,
-                     _concat_vjp, aliasing=FRESH)
+                     _concat_vjp, aliasing=FRESH, batch=_concat_batch)
 
 
 def _pad_rule(x, pads, value):
@@ -90,8 +112,13 @@ def _pad_vjp(ct, out, x, pads, value):
     return (getitem(ct, tuple(slice(b, b + d) for (b, a), d in zip(pads, x.shape))),)
 
 
+def _pad_batch(prim, dims, x, pads, value):
+    return prim.bind(batching.to_front(x, dims[0]), pads=((0, 0),) + tuple(pads),
+                     value=value), 0
+
+
 pad_p = Primitive("pad", lambda x, pads, value: np.pad(x, pads, constant_values=value),
-                  _pad_rule, _pad_vjp, aliasing=FRESH)
+                  _pad_rule, _pad_vjp, aliasing=FRESH, batch=_pad_batch)
 
 
 # ---------------------------------------------------------------------------------------
@@ -262,7 +289,8 @@ def split(tensor, split_size_or_sections, axis=0):
         size = split_size_or_sections
         if size <= 0:
             raise ValueError(f"split: split size must be positive, got {size}")
-        sizes = [size] * (length // size) + ([length % size] if length % size else [])
+        # an empty axis gives one empty piece (NumPy, PyTorch)
+        sizes = [size] * (length // size) + ([length % size] if length % size else []) or [0]
     else:
         sizes = [int(s) for s in split_size_or_sections]
         if sum(sizes) != length:
@@ -285,7 +313,12 @@ def chunk(input, chunks, axis=0):
 
 def unbind(input, dim=0):
     x = coerce.as_tensor(input, op="unbind")
-    return tuple(squeeze(piece, dim) for piece in split(x, 1, dim))
+    if x.ndim == 0:
+        raise ValueError("unbind: expected a tensor of rank >= 1, got a 0-d tensor")
+    axis = coerce.normalize_axis(dim, x.ndim, "unbind")
+    if x.shape[axis] == 0:        # no pieces (split would give one empty piece)
+        return ()
+    return tuple(squeeze(piece, axis) for piece in split(x, 1, axis))
 
 
 def tile(input, dims):

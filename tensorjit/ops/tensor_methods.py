@@ -7,6 +7,10 @@ from . import reduction as R
 from . import shape as S
 from . import indexing as I
 from . import linalg as L
+from . import sorting as SORT
+from . import creation as K
+from . import normalization as N
+from . import cumulative as C
 
 
 def _swap(fn):
@@ -87,6 +91,11 @@ def _argmin(self, axis=None, keepdims=False):
     return R.argmin(self, axis, keepdims)
 
 
+def _cumsum(self, axis=None, dtype=None):
+    """MindSpore's Tensor.cumsum: no axis runs over the flattened tensor."""
+    return C.cumsum(S.ravel(self), 0, dtype) if axis is None else C.cumsum(self, axis, dtype)
+
+
 def _float_scalar(name):
     def method(self):
         return getattr(E, name)(self)
@@ -134,6 +143,8 @@ METHODS = {
     "sum": _sum, "mean": _mean, "max": _max, "min": _min, "amax": R.amax, "amin": R.amin,
     "prod": R.prod, "argmax": _argmax, "argmin": _argmin, "any": R.any, "all": R.all,
     "var": R.var, "std": R.std, "logsumexp": R.logsumexp,
+    "cumsum": _cumsum, "cumprod": C.cumprod, "cummax": C.cummax, "cummin": C.cummin,
+    "logcumsumexp": C.logcumsumexp,
     # shape
     "reshape": _reshape, "view": _reshape, "transpose": _transpose, "permute": _permute,
     "swapaxes": S.swapaxes, "swapdims": S.swapaxes, "moveaxis": S.movedim,
@@ -148,6 +159,18 @@ METHODS = {
     "view_as": lambda self, other: S.reshape(self, other.shape),
     "reshape_as": lambda self, other: S.reshape(self, other.shape),
     "contiguous": lambda self: self, "detach": E.stop_gradient, "copy": E.identity,
+    # sorting, softmax, products, selection
+    "topk": lambda self, k, dim=None, largest=True, sorted=True:
+    SORT.topk(self, k, dim, largest, sorted),
+    "sort": lambda self, axis=-1, descending=False: SORT.sort(self, axis, descending),
+    "argsort": lambda self, axis=-1, descending=False: SORT.argsort(self, axis, descending),
+    "softmax": lambda self, axis=-1: N.softmax(self, axis),
+    "log_softmax": lambda self, axis=-1: N.log_softmax(self, axis),
+    "bmm": L.bmm, "dot": L.dot,
+    "index_select": lambda self, axis, index: I.gather(self, index, axis),
+    "narrow": lambda self, axis, start, length: S.slice_axis(self, axis, start, start + length),
+    "new_zeros": lambda self, size, dtype=None: K.zeros(size, dtype or self.dtype),
+    "new_ones": lambda self, size, dtype=None: K.ones(size, dtype or self.dtype),
 }
 
 

@@ -116,7 +116,13 @@ neg_p = unary("neg", np.negative, lambda ct, out, x: (neg(ct),), _numeric_unary_
               scalar=_not_bool("-{0}"))
 abs_p = unary("abs", np.abs, lambda ct, out, x: (mul(ct, sign(x)),), _numeric_unary_rule("abs"),
               scalar=_not_bool("abs({0})"))
-sign_p = unary("sign", np.sign, lambda ct, out, x: (None,), _numeric_unary_rule("sign"),
+def _sign(x):
+    out = np.sign(x)
+    # ml_dtypes' bfloat16 sign keeps -0.0; NumPy's own float dtypes give 0.0
+    return out + out.dtype.type(0) if x.dtype.isbuiltin != 1 else out
+
+
+sign_p = unary("sign", _sign, lambda ct, out, x: (None,), _numeric_unary_rule("sign"),
                scalar=_sign_scalar)
 exp_p = unary("exp", np.exp, lambda ct, out, x: (mul(ct, out),), scalar="exp({0})")
 log_p = unary("log", np.log, lambda ct, out, x: (div(ct, x),), scalar="log({0})")
@@ -243,26 +249,22 @@ def _float_operand(x, op):
     return x if dt.is_float(x.dtype) else cast(x, dt.DEFAULT_FLOAT)
 
 
-def _make_unary(prim, float_only=True):
+def _make_unary(prim, float_only=True, bool_ok=True):
     def fn(input):
         x = _float_operand(input, prim.name) if float_only else coerce.as_tensor(input, op=prim.name)
+        if not bool_ok and x.dtype == dt.bool_:
+            # eager kernels accept bool (np.floor does) but the shape rule, so every
+            # capture, does not: refuse it here so that eager and jitted code agree
+            raise TypeError(f"{prim.name}: not defined for bool tensors")
         return prim.bind(x)
     fn.__name__ = prim.name
     fn.__doc__ = f"Elementwise {prim.name}."
     return fn
 
 
-neg = _make_unary(neg_p, float_only=False)
-
-
-def abs(input):
-    x = coerce.as_tensor(input, op="abs")
-    if x.dtype == dt.bool_:     # np.abs accepts bool, the shape rule (so capture) does not
-        raise TypeError("abs: not defined for bool tensors")
-    return abs_p.bind(x)
-
-
-sign = _make_unary(sign_p, float_only=False)
+neg = _make_unary(neg_p, float_only=False, bool_ok=False)
+abs = _make_unary(abs_p, float_only=False, bool_ok=False)
+sign = _make_unary(sign_p, float_only=False, bool_ok=False)
 exp = _make_unary(exp_p)
 log = _make_unary(log_p)
 log1p = _make_unary(log1p_p)
@@ -275,14 +277,14 @@ tan = _make_unary(tan_p)
 tanh = _make_unary(tanh_p)
 atan = _make_unary(atan_p)
 sigmoid = _make_unary(sigmoid_p)
-relu = _make_unary(relu_p, float_only=False)
+relu = _make_unary(relu_p, float_only=False, bool_ok=False)
 erf = _make_unary(erf_p)
 softplus = _make_unary(softplus_p)
 silu = _make_unary(silu_p)
 softsign = _make_unary(softsign_p)
-floor = _make_unary(floor_p, float_only=False)
-ceil = _make_unary(ceil_p, float_only=False)
-round = _make_unary(round_p, float_only=False)
+floor = _make_unary(floor_p, float_only=False, bool_ok=False)
+ceil = _make_unary(ceil_p, float_only=False, bool_ok=False)
+round = _make_unary(round_p, float_only=False, bool_ok=False)
 isnan = _make_unary(isnan_p, float_only=False)
 isinf = _make_unary(isinf_p, float_only=False)
 isfinite = _make_unary(isfinite_p, float_only=False)

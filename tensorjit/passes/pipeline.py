@@ -8,7 +8,9 @@ O1: adds folding of tensor constants, decomposition of composite primitives into
     reductions into native kernels (fusion.py, when Numba is installed) and buffer reuse
     for fused kernels (buffers.py).
 Both: ``exec_order`` ("bfs" | "dfs") reorders the graph (schedule.py), which also records
-    the estimated peak memory of the final order in ``graph.memory``."""
+    the estimated peak memory of the final order in ``graph.memory``; all-reduces across
+    ranks are bucketed first and split into non-blocking start / wait pairs last
+    (collectives.py)."""
 from ..ir.verify import verify
 from .fold_constants import fold_constants
 from .dce import eliminate_dead_code
@@ -19,6 +21,7 @@ from .fold_batchnorm import fold_batchnorm
 from .fusion import fuse
 from .buffers import reuse_buffers
 from .schedule import schedule
+from .collectives import bucket_all_reduces, overlap_all_reduces
 
 LEVELS = ("O0", "O1")
 
@@ -26,7 +29,8 @@ LEVELS = ("O0", "O1")
 def optimize(graph, level="O0", options=None):
     """Optimize ``graph`` in place; returns {pass name: number of changes}."""
     options = options or {}
-    report = {"fold_constants": fold_constants(graph, tensors=level == "O1")}
+    report = {"all_reduce_buckets": bucket_all_reduces(graph)}
+    report["fold_constants"] = fold_constants(graph, tensors=level == "O1")
     if level == "O1":
         report["decompose"] = decompose(graph)
         report["simplify"] = simplify(graph)
@@ -37,6 +41,7 @@ def optimize(graph, level="O0", options=None):
         report["fusion"] = fuse(graph)
     report["dce"] = report.get("dce", 0) + eliminate_dead_code(graph)
     schedule(graph, options.get("exec_order"))
+    report["all_reduce_overlap"] = overlap_all_reduces(graph)
     if level == "O1":
         report["buffer_reuse"] = reuse_buffers(graph)
     verify(graph)

@@ -12,15 +12,18 @@ import os
 import tensorjit
 
 LAYERS = [
-    ("dtype", "aval", "state", "context", "locks"),  # leaves
+    ("dtype", "aval", "state", "context", "locks", "files"),  # leaves
     ("tensor",),                                    # Tensor, Parameter
-    ("ir", "ops", "autodiff", "pytree"),            # graph + rewrite engine; registry; tape
-    ("passes", "backend", "nn"),                    # passes; codegen, GE, numba; layers
+    ("ir", "ops", "autodiff", "pytree", "dataset"),  # graph, rewrite; registry; tape; data
+    ("passes", "backend", "nn", "checkpoint", "amp"),  # passes; codegen, numba; layers; .ckpt
     ("capture",),                                   # trace, ast, bytecode
-    ("jit",),                                       # options, dispatch, cache, explain
-    ("communication", "tools", "bench", "__init__"),  # top
+    ("jit", "functional"),                          # options, dispatch, cache; vmap, jvp
+    ("communication", "run", "tools", "bench", "train", "common", "__init__"),  # top
 ]
 PACKAGE_DIR = os.path.dirname(tensorjit.__file__)
+# MindSpore's import paths that only re-export names of several units (``from
+# mindspore.ops import composite as C``): they belong to the top-level facade
+FACADES = ("tensorjit.ops.functional", "tensorjit.ops.composite")
 
 
 def layer_of(unit):
@@ -43,6 +46,8 @@ def _is_submodule(dotted):
 
 
 def _unit(dotted):
+    if dotted in FACADES:
+        return "__init__"
     parts = dotted.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
 

@@ -120,3 +120,13 @@ def test_the_same_breaks_at_the_same_lines_on_every_version(capsys):
         ("call to list.append", 5, "Python state"),
     ]
     assert report.breaks[0][1] == f"{__file__}:{first + 2}"
+
+
+def test_varargs_captured_by_a_comprehension():
+    """Up to 3.10 ``args`` used inside a comprehension lives in a cell from the start."""
+    def total(*args):
+        return sum([args[i] * 2 for i in range(len(args))])     # a closure over args
+
+    xs = [ms.Tensor(np.full(2, float(i))) for i in range(3)]
+    out = ms.jit(total, capture_mode="bytecode", fullgraph=True)(*xs)
+    np.testing.assert_array_equal(out.asnumpy(), [6.0, 6.0])

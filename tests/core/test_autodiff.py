@@ -106,11 +106,27 @@ def test_has_aux():
     assert_close(g, 3 * X ** 2)
 
     def f2(x):
-        return (x * x).sum(), x + 1            # one aux output comes back as that output
+        return (x * x).sum(), x + 1
 
-    g, aux = ms.grad(f2, has_aux=True)(Tensor(X))
+    # MindSpore (checked with 2.10): the aux outputs always come back as a tuple, a 1-tuple
+    # for one aux output (the autograd tutorial's ``grads, (z,) = grad_fn(...)``)
+    g, (aux,) = ms.grad(f2, has_aux=True)(Tensor(X))
     assert_close(g, 2 * X)
     assert_close(aux, X + 1)
+    g, aux = ms.grad(f2, has_aux=True)(Tensor(X))
+    assert isinstance(aux, tuple) and len(aux) == 1
+    (value, aux), g = ms.value_and_grad(f2, has_aux=True)(Tensor(X))
+    assert_close(value, np.sum(X * X))
+    assert_close(aux, X + 1)
+    assert_close(g, 2 * X)
+
+
+def test_has_aux_needs_more_than_one_output():
+    # MindSpore raises ValueError for a single output or a 1-tuple
+    for fn in (lambda a: a.sum(), lambda a: (a.sum(),), lambda a: [a.sum(), a]):
+        for transform in (ms.grad, ms.value_and_grad):
+            with pytest.raises(ValueError, match="has_aux=True needs .* more than one"):
+                transform(fn, has_aux=True)(Tensor(X))
 
 
 def test_aux_output_does_not_contribute_to_gradient():
@@ -380,6 +396,34 @@ def test_vjp_function():
     assert_close(gb, ct * X)
 
 
+def test_vjp_conventions_follow_mindspore():
+    # checked against MindSpore 2.10: has_aux gives (first output, vjp_fn, aux), one aux
+    # output bare; weights add a second tuple of gradients
+    def f(a, b):
+        return a * b, a + b
+
+    out, vjp_fn, aux = ms.vjp(f, Tensor(X), Tensor(Y), has_aux=True)
+    assert_close(out, X * Y)
+    assert_close(aux, X + Y)
+    ga, gb = vjp_fn(Tensor(np.ones(3)))
+    assert_close(ga, Y)
+    assert_close(gb, X)
+    out, vjp_fn, aux = ms.vjp(lambda a: (a * 2, a + 1, a * 3), Tensor(X), has_aux=True)
+    assert isinstance(aux, tuple) and len(aux) == 2
+    (g,) = vjp_fn(Tensor(np.ones(3)))
+    assert_close(g, 2 * np.ones(3))
+    w = ms.Parameter(Tensor(np.array([2.0, 3.0, 4.0])), name="w")
+    out, vjp_fn = ms.vjp(lambda a: a * w, Tensor(X), weights=[w])
+    (gx,), (gw,) = vjp_fn(Tensor(np.ones(3)))
+    assert_close(gx, w.asnumpy())
+    assert_close(gw, X)
+    with pytest.raises(ValueError, match="has_aux"):
+        ms.vjp(lambda a: a * 2, Tensor(X), has_aux=True)
+    with pytest.raises(ValueError, match="cotangent of shape"):
+        ms.vjp(lambda a: a * 2, Tensor(X))[1](Tensor(np.ones(2)))
+
+
+
 def test_no_grad_context():
     def f(a):
         with ms.no_grad():
@@ -395,7 +439,7 @@ def test_grad_argument_errors():
         ms.grad(f_xy, grad_position=None)(Tensor(X), Tensor(Y))
     with pytest.raises(TypeError, match="argument 0"):
         ms.grad(lambda a: a * 2)(3.0)
-    with pytest.raises(TypeError, match="has_aux"):
+    with pytest.raises(ValueError, match="has_aux"):
         ms.grad(lambda a: a.sum(), has_aux=True)(Tensor(X))
     with pytest.raises(TypeError, match="weights"):
         ms.grad(f_xy, None, weights=[1.0])(Tensor(X), Tensor(Y))

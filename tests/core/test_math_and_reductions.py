@@ -179,3 +179,15 @@ def test_reductions_of_0d_tensor():
     for out in (t.sum(), t.mean(), t.max(), t.min(), ops.prod(t)):
         assert out.shape == () and out.item() == 3.5
     assert t.argmax().item() == 0
+
+
+def test_tensor_dot():
+    # MindSpore's ops.tensor_dot: an int N pairs the last N axes of x1 with the first N of x2
+    a, b = np.random.default_rng(3).standard_normal((2, 3, 4)), np.arange(60.0).reshape(4, 3, 5)
+    out = ops.tensor_dot(Tensor(a), Tensor(b), ((1, 2), (1, 0)))
+    np.testing.assert_allclose(out.asnumpy(), np.tensordot(a, b, ((1, 2), (1, 0))))
+    np.testing.assert_allclose(ops.tensor_dot(Tensor(a[0]), Tensor(b[:, 0]), 1).asnumpy(),
+                               np.tensordot(a[0], b[:, 0], 1))
+    assert ops.tensor_dot(Tensor(a[0, 0]), Tensor(b[:, 0, 0]), axes=1).shape == ()
+    with pytest.raises(ValueError, match="differ in size"):
+        ops.tensor_dot(Tensor(a), Tensor(b), ((0,), (0,)))

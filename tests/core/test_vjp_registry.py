@@ -19,6 +19,8 @@ from tensorjit.ops import PRIMITIVES, Primitive
 
 from .helpers import is_floating
 
+_WORLD = "hccl_world_group"
+
 F64 = np.float64
 
 
@@ -140,6 +142,15 @@ def _while_grad_params():
                 body_vjp=body_vjp_graph(body, [v.aval for v in body.inputs]))
 
 
+def _scan_params(reverse=False):
+    """A ``scan`` body: one constant (f64[3]), state (f64[3], i64 counter), per-step
+    input f64[3]; per-step output f64[3]."""
+    zeros, i0 = ms.Tensor(np.zeros(3)), ms.Tensor(np.array(0, np.int64))
+    body = ms.make_ir(lambda a, c, i, x: (ms.ops.tanh(c * a + x), i + 1, c * x + a))(
+        zeros, zeros, i0, zeros)
+    return dict(body=body, num_consts=1, num_carry=2, length=4, reverse=reverse)
+
+
 def conv_out(size, k, s, d, before, after):
     return (size + before + after - d * (k - 1) - 1) // s + 1
 
@@ -233,6 +244,17 @@ SAMPLES = {
           params=dict(spec=(("t",),)), label="repeated indices"),
         C(rn(4, 3), rn(3), params=dict(spec=(("s", 1, None, None),)), label="slice"),
     ],
+    # cumulative ops (cumprod: a zero in the row checks the zero-safe rule)
+    "cumsum": [C(rn(3, 4), params=dict(axis=1, reverse=False)),
+               C(rn(3, 4), params=dict(axis=0, reverse=True), label="reverse")],
+    "cumprod": [C(away(3, 4), params=dict(axis=1, reverse=False)),
+                C(lambda rng: np.array([[1.3, 0.0, -0.7, 2.0], [0.5, 1.5, 0.0, 0.0]]),
+                  params=dict(axis=1, reverse=False), label="zeros"),
+                C(away(3, 4), params=dict(axis=0, reverse=True), label="reverse")],
+    "cummax": [C(distinct(3, 4), params=dict(axis=1))],
+    "cummin": [C(distinct(3, 4), params=dict(axis=0))],
+    "logcumsumexp": [C(rn(3, 4), params=dict(axis=1, reverse=False)),
+                     C(rn(3, 4), params=dict(axis=0, reverse=True), label="reverse")],
     # linear algebra, convolution, pooling windows
     "matmul": [C(rn(2, 1, 3, 4), rn(5, 4, 2), label="batched broadcast"),
                C(rn(3, 4), rn(4, 2), label="2d"),
@@ -265,9 +287,22 @@ SAMPLES = {
     "cond_effect": [C(const(True), rn(3), rn(3), params=_cond_params)],
     "while_loop": [C(rn(3), rn(3), const(np.int64(0)), params=_while_params)],
     "while_loop_effect": [C(rn(3), rn(3), const(np.int64(1)), params=_while_params)],
+    "scan": [C(rn(3), rn(3), const(np.int64(0)), rn(4, 3), params=_scan_params),
+             C(rn(3), rn(3), const(np.int64(2)), rn(4, 3), params=lambda: _scan_params(True),
+               label="reverse")],
     "while_grad": [C(rn(3), rn(3), const(np.int64(0)), rn(3), const(np.int64(0)),
                      params=_while_grad_params)],
+    # collectives, on the one-process world (tests/communication runs them on 2 ranks)
+    "all_reduce": [C(rn(3, 4), rn(2), params=dict(op="sum", group=_WORLD, size=1))],
+    "all_gather": [C(rn(2, 3), params=dict(group=_WORLD, size=1))],
+    "reduce_scatter": [C(rn(2, 3), params=dict(op="sum", group=_WORLD, size=1))],
+    "broadcast": [C(rn(2, 3), params=dict(root=0, group=_WORLD, size=1))],
+    "reduce": [C(rn(2, 3), params=dict(root=0, op="sum", group=_WORLD, size=1))],
     # ---- samples for the primitives in NON_DIFFERENTIABLE (their VJP must be None/0)
+    "barrier": [C(params=dict(group=_WORLD, size=1), integer_only=True)],
+    "all_reduce_start": [C(rn(3), rn(2, 2), params=dict(op="sum", group=_WORLD, size=1))],
+    "all_reduce_wait": [C(rn(7), params=dict(shapes=((3,), (2, 2)), op="sum", group=_WORLD,
+                                             size=1))],
     "sign": [C(away(3, 4))],
     "floor": [C(rn(3, 4))],
     "ceil": [C(rn(3, 4))],
@@ -291,6 +326,8 @@ SAMPLES = {
     "isfinite": [C(rn(3, 4))],
     "argmax": [C(distinct(3, 4), params=dict(axis=1, keepdims=False))],
     "argmin": [C(distinct(3, 4), params=dict(axis=0, keepdims=True))],
+    "argsort": [C(rn(3, 4), params=dict(axis=1, descending=False)),
+                C(rn(3, 4), params=dict(axis=0, descending=True), label="descending")],
     "reduce_any": [C(booleans(3, 4), params=dict(axes=(1,), keepdims=False))],
     "reduce_all": [C(booleans(3, 4), params=dict(axes=(0, 1), keepdims=True))],
     "stop_gradient": [C(rn(3, 4))],
@@ -311,9 +348,10 @@ NON_DIFFERENTIABLE = {
     "logical_and", "logical_or", "logical_xor", "logical_not",
     "bitwise_and", "bitwise_or", "bitwise_xor",
     "isnan", "isinf", "isfinite",
-    "argmax", "argmin", "reduce_any", "reduce_all",
+    "argmax", "argmin", "argsort", "reduce_any", "reduce_all",
     "stop_gradient", "full", "random_uniform", "random_normal",
     "assign", "print", "guard",
+    "barrier", "all_reduce_start", "all_reduce_wait",
 }
 
 HOW_TO_ADD = (

@@ -148,11 +148,13 @@ def _pause_kernel(x):
 
 
 def _pause_prim():
-    from tensorjit.ops.primitive import PRIMITIVES, Primitive, same_aval
+    from tensorjit.ops.primitive import PRIMITIVES, Primitive, same_aval, FRESH
     prim = PRIMITIVES.get("_test_pause")
     if prim is None:
+        # (a full primitive: the registry tests may run after this one in the process)
         prim = Primitive("_test_pause", _pause_kernel, same_aval,
-                         lambda ct, out, x: (ct,), shape_generic=False)
+                         lambda ct, out, x: (ct,), shape_generic=False, aliasing=FRESH,
+                         no_scalar="a test kernel that sleeps")
     return prim
 
 

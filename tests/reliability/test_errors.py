@@ -348,7 +348,7 @@ def test_jit_of_a_non_callable(value):
     (dict(disable_format_transform="no"), ("disable_format_transform", "True or False")),
     (dict(ge_options=[1]), ("ge_options", "dict")),
     (dict(fast_math=True), ("unknown option 'fast_math'", "exec_order")),
-    (dict(dynamic=1), ("dynamic", "True or False")),
+    (dict(dynamic=2), ("dynamic", "0 / False", "1 / True")),
     (dict(static_argnums="n"), ("static_argnums", "ints")),
     (dict(static_argnames=[1]), ("static_argnames", "strings")),
 ])
@@ -383,3 +383,56 @@ def test_a_tensor_stored_by_a_jitted_call_is_explained_when_used_later(mode):
         return
     with raises(RuntimeError, "outside of the graph capture"):
         leaked + 1
+
+
+# ---- exceptions raised by the user's own Python code keep its file and line ----------------
+
+TABLE = {"a": 1}
+
+
+class StepError(Exception):
+    pass
+
+
+def missing_key(x):
+    y = x * 2
+    return y + TABLE["b"]                                  # <-
+
+
+def missing_attribute(x):
+    return x.no_such_attribute + 1                          # <-
+
+
+def divide_by_zero(x):
+    n = x.shape[0] - 3
+    return x * (1 / n)                                     # <-
+
+
+def raise_own(x):
+    if x.shape[0] == 3:
+        raise StepError("three is not allowed")            # <-
+    return x
+
+
+def through_a_helper(x):
+    return missing_key(x) + 1
+
+
+@pytest.mark.parametrize("fn, exc_type, where", [
+    (missing_key, KeyError, missing_key),
+    (missing_attribute, AttributeError, missing_attribute),
+    (divide_by_zero, ZeroDivisionError, divide_by_zero),
+    (raise_own, StepError, raise_own),
+    (through_a_helper, KeyError, missing_key),
+])
+@pytest.mark.parametrize("mode", MODES)
+def test_exceptions_from_user_code_end_at_the_users_line(fn, exc_type, where, mode):
+    """The innermost traceback entry is the user's line, as in eager mode (bytecode
+    capture once reported only its own interpreter frames)."""
+    import traceback
+    with pytest.raises(exc_type) as info:
+        ms.jit(fn, capture_mode=mode)(f32(3))
+    last = traceback.extract_tb(info.value.__traceback__)[-1]
+    assert (last.filename.endswith(FILE), last.lineno, last.name) == (
+        True, line_of(where), where.__name__)
+    assert type(info.value) is exc_type

@@ -61,3 +61,34 @@ def test_the_generator_is_reproducible_and_covers_the_features():
     assert () in shapes and any(0 in s for s in shapes)
     dtypes = {a.dtype.name for s in sets for arrays in s for a in arrays}
     assert {"float16", "bfloat16", "float32", "float64", "int32", "int64", "bool"} <= dtypes
+
+
+def test_a_float32_result_cast_up_is_judged_at_float32_tolerance():
+    """(fuzz seed 25 program 883: ``(x ** x).astype(float64)``, a fused kernel's pow one
+    float32 ulp from NumPy's) -- but a genuine float64 result keeps float64's tolerance."""
+    import numpy as np
+    from tensorjit.tools.fuzz.check import compare_arrays
+    eager = np.array([0.69768298], np.float32).astype(np.float64)
+    one_ulp = np.nextafter(np.float32(eager[0]), np.float32(1)).astype(np.float64)
+    assert compare_arrays(np.array([one_ulp]), eager) is None
+    exact = np.array([0.697682981234567])
+    assert compare_arrays(exact * (1 + 1e-7), exact) is not None
+    integers = np.array([3.0, 7.0])
+    assert compare_arrays(integers + 1e-6, integers) is not None
+
+
+def test_a_sum_cancelling_to_rounding_noise_is_ill_conditioned():
+    """(fuzz seed 25 program 1104: ``v / (v - v.mean()).sum()``: eager's float32 sum is
+    exactly 0 and O1's, in another order, 4e-8; moving the inputs a few ulps shows it)"""
+    import numpy as np
+    from tensorjit import Tensor, ops
+    from tensorjit.tools.fuzz.check import ill_conditioned, _call
+
+    def f(x):
+        v = ops.erf(x)
+        v = v - v.mean(0, True)
+        return v / v.sum(axis=-1, keepdims=True)
+    x = np.array([2.020117, 2.42474, 4.4547014, -1.1324914], np.float32)
+    assert ill_conditioned(f, [x], _call(f, [x]))
+    y = np.array([1.0, 2.0, 3.5, 4.0], np.float32)
+    assert not ill_conditioned(lambda t: t * 2.0 + 1.0, [y], _call(lambda t: t * 2.0 + 1.0, [y]))

@@ -466,3 +466,63 @@ def test_vjp_of_an_output_returned_twice_sums_both_cotangents():
 
 def _twice(t):
     return t, t
+
+
+def reassigned_in_a_loop_on_some_paths(x0, x1):
+    v1 = x1
+    i = 0
+    while i < 2 and v1.sum() < 100:
+        if ops.all(v1 <= 0.5):
+            v1 = v1 + 3
+        i = i + 1
+    v5 = v1
+    v5 -= x0
+    return v5 * 2
+
+
+def reassigned_in_a_loop_after_a_chain_of_ifs(x0, x1):
+    v1 = x1
+    while x0.sum() < 3:
+        if v1.sum() < -5:
+            v1 = v1 * 2
+        if v1.sum() < 0:
+            v1 = v1 + 100
+        x0 += 1
+    v1 += 1
+    return v1, x0
+
+
+def test_an_update_after_a_loop_reaches_the_tensor_no_iteration_reassigned():
+    """fuzz seed 21 program 1520: ``v1 = x1`` then a tensor ``while`` whose ``if`` (never
+    taken) would reassign v1; eager's v1 is still x1, so ``v5 = v1; v5 -= ...`` changes the
+    argument x1. ast's loop output was a new tensor and x1 stayed unchanged. A carried flag
+    per such variable now says whether any iteration reassigned it."""
+    check(reassigned_in_a_loop_on_some_paths, [f32(1.0), f32(0.7, 2.0)],
+          [f32(1.0), f32(0.1, 0.2)], [f32(0.5), f32(-1.0, 0.3)])
+    check(reassigned_in_a_loop_after_a_chain_of_ifs, [f32(0.0), f32(1.0, 2.0)],
+          [f32(0.0), f32(-1.0, 0.5)], [f32(0.0), f32(-20.0, 1.0)], calls=[0, 1, 2, 0, 2, 1])
+
+
+def read_after_a_reused_buffer(x0):
+    v1 = ops.concat((x0, x0.sum(axis=-2, keepdims=True)), -3)
+    v2 = v1 ** 2
+    v3 = v2.sum()
+    v4 = v2
+    for _ in range(2):
+        if v4.min() < 0:
+            v4 = ops.exp(v4)
+            v4 = v4.sum(axis=-3, keepdims=True) // v4
+        v4 = v4 - v4.mean(0, True)
+    return v2 * float(v3.sum()), v1
+
+
+def test_an_inlined_expression_does_not_read_a_buffer_a_fused_kernel_reused(monkeypatch):
+    """fuzz seed 23 program 1768 (trace, O1): buffer reuse let a fused kernel write into
+    v2's buffer, where v2 dies in the schedule; but codegen had inlined ``v2 * c`` into the
+    return statement, after the kernel, so it read the overwritten buffer."""
+    from tensorjit.passes import fusion
+    monkeypatch.setattr(fusion, "MIN_ELEMENTS", 0)
+    a = np.array([[[1.0097739]], [[10000.0]], [[3.2674298]], [[-3.1044512]]], np.float32)
+    b = np.array([[[0.05572234]], [[0.1974194]], [[-0.1398344]], [[-0.8811733]]], np.float32)
+    check(read_after_a_reused_buffer, [a], [b],
+          configs=[c for c in CONFIGS if c["jit_level"] == "O1"])

@@ -11,10 +11,10 @@ entry is recompiled with a warning.
 import os
 import stat
 import sys
-import tempfile
 import types
 import warnings
 
+from ...files import write_atomically
 from .config import STATS
 
 
@@ -97,21 +97,6 @@ def warn_once(message):
         warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
-def _atomic_write(path, text):
-    directory = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".py")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def purge(directory, stem):
     pycache = os.path.join(directory, "__pycache__")
     if os.path.isdir(pycache):
@@ -144,7 +129,7 @@ def load_module(directory, stem, source, fresh=False):
                           RuntimeWarning, stacklevel=4)
             STATS["recovered"] += 1
         purge(directory, stem)
-        _atomic_write(path, source)
+        write_atomically(path, lambda f: f.write(source), binary=False)
     name = f"_tensorjit_kernel_{stem}"
     module = types.ModuleType(name)
     module.__file__ = path

@@ -21,7 +21,8 @@ It reads one JSON request per line on stdin and answers one JSON line on stdout:
 
 Inputs come from ``np.random.default_rng(0)`` in every worker, so all see the same arrays.
 The workloads (``WORKLOADS``) are O1's fusion targets: an elementwise chain with
-transcendentals, exact GELU, softmax and layer norm, in float32.
+transcendentals, exact GELU, softmax and layer norm, in float32; ``vmap_workloads.py``
+adds vmap against the same computation batched by hand.
 """
 import importlib
 import json
@@ -30,6 +31,11 @@ import time
 import traceback
 
 import numpy as np
+
+try:                               # imported as tensorjit.bench.peers.server (bench.fusion)
+    from .vmap_workloads import VMAP_WORKLOADS, VMAP_BUILDERS
+except ImportError:                # run as a script: this directory is on sys.path
+    from vmap_workloads import VMAP_WORKLOADS, VMAP_BUILDERS
 
 ROWS, WIDTH = 2048, 1024
 WORKLOADS = {
@@ -89,7 +95,14 @@ def _mindspore_api(workload, ops):
     return lambda x, w, b: ops.layer_norm(x, (WIDTH,), w, b, 1e-5)
 
 
+# tensorjit-only workloads, built by tensorjit.bench (python -m tensorjit.bench pipeline)
+TENSORJIT_WORKLOADS = {"cnn_train": "a small CNN's jitted train step fed by tensorjit.dataset"}
+
+
 def tensorjit_builder(workload, variant):
+    if workload in TENSORJIT_WORKLOADS:
+        from tensorjit.bench import train_pipeline
+        return train_pipeline.build(variant)
     import tensorjit as ms
     fn = _mindspore_api(workload, ms.ops)
     if variant != "eager":
@@ -164,7 +177,12 @@ BUILDERS = {"numpy": numpy_builder, "tensorjit": tensorjit_builder, "torch": tor
             "jax": jax_builder, "mindspore": mindspore_builder}
 
 
+_framework = None
+
+
 def serve(framework):
+    global _framework
+    _framework = framework
     builder = BUILDERS[framework]
     built = {}
     for line in sys.stdin:
@@ -188,9 +206,15 @@ def serve(framework):
 def _build(builder, request, built):
     if request["workload"] in TRAINING:
         return _build_training(request, built)
-    if request["workload"] not in WORKLOADS:
-        raise NotImplementedError(f"unknown workload {request['workload']!r}")
-    fn, args, to_numpy, sync = builder(request["workload"], request["variant"])
+    workload = request["workload"]
+    if workload in VMAP_WORKLOADS:
+        builder = VMAP_BUILDERS.get(_framework)
+        if builder is None:
+            raise NotImplementedError(f"no vmap workload for {_framework}")
+    elif workload not in WORKLOADS and not (
+            builder is tensorjit_builder and workload in TENSORJIT_WORKLOADS):
+        raise NotImplementedError(f"unknown workload {workload!r}")
+    fn, args, to_numpy, sync = builder(workload, request["variant"])
     start = time.perf_counter()
     out = fn(*args)
     if sync:

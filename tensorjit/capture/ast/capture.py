@@ -15,7 +15,7 @@ from ...nn.cell import Cell
 from ...ir.graph import Literal
 from ..base import Capture, CaptureError, ConcretizationError, capture_scope, source_info
 from ..request import Captured, CaptureInfo, NOT_RUN
-from ..breaks import GraphBreak, TENSOR_VALUE, UNSUPPORTED_SYNTAX
+from ..breaks import GraphBreak, TENSOR_VALUE, UNSUPPORTED_SYNTAX, PYTHON_STATE
 from . import convert, runtime, syntax, transform
 from .values import ControlFlowError, Undefined
 from .conditionals import BranchAliases, propagate_inplace
@@ -98,7 +98,7 @@ def _resolve(target):
         return None, None, target
     plain = lambda f: (isinstance(f, types.FunctionType) and convert.is_user_code(f)
                        and getattr(f, "_tj_jit", None) is None
-                       and getattr(f, "_grad_transform", None) is None)
+                       and getattr(f, "_tj_rebuild", None) is None)
     if isinstance(target, types.MethodType) and plain(target.__func__):
         return target.__func__, target.__self__, None
     if plain(target):
@@ -120,7 +120,7 @@ class AstBuilder:
         self.request = request
         self.info = info
         self.fullgraph = request.fullgraph
-        self.guards = PythonGuards()
+        self.guards = PythonGuards(request.python_written)
         target = request.target
         fn, self_obj, self.cell = _resolve(target)
         self.self_obj = self_obj
@@ -191,7 +191,7 @@ class AstBuilder:
         stop = 0
         if failure is None:
             stop, env, failure = self._run_statements(capture, 0, env)
-        if failure is None and not self.guards.items:
+        if failure is None and not self.guards.has_guards():
             return ("graph",) + self._finish_single(capture, env, tracers)
         segment, _ = self._finish(capture, 0, env, tracers, stop, failure)
         return ("program", segment)
@@ -230,11 +230,18 @@ class AstBuilder:
                     capture.note_cell(value)
             while index < self.n_statements and not self.returned(env):
                 mark = capture.mark()
+                statement = self.statements[index]
+                if self.function is not None:
+                    self.guards.begin_statement(self.function, statement.__code__)
                 try:
-                    values = self.statements[index](*[env[n] for n in names])
+                    values = statement(*[env[n] for n in names])
+                    failure = self._python_state_failure(index)
                 except _FALLBACK_ERRORS as exc:
+                    self._undo_python_writes(getattr(exc, "state", None))
+                    failure = self._describe(exc, index)
+                if failure is not None:
                     capture.rollback(mark)
-                    construct, location, detail, kind = self._describe(exc, index)
+                    construct, location, detail, kind = failure
                     if self.fullgraph:
                         filename, _, line = location.rpartition(":")
                         raise JitSyntaxError(construct, filename, int(line) if line.isdigit()
@@ -243,6 +250,39 @@ class AstBuilder:
                 env = dict(zip(names, values))
                 index += 1
         return index, env, None
+
+    def _python_state_failure(self, index):
+        """A statement that changed Python state from outside the function (a global
+        rebound, a list / dict / object changed), or read state the function changes,
+        runs as Python on every call, as in eager mode: its effects at capture are undone
+        and it becomes a fallback. Otherwise the state it read is guarded."""
+        if self.function is None:
+            return None
+        guards = self.guards
+        writes = self._undo_python_writes()
+        what = ("changing " + writes[0]) if writes else None
+        if what is None:
+            read = guards.reads_written()
+            if read is None:
+                guards.guard_contents()
+                return None
+            what = f"reading {read}, which the function changes"
+        return (what, f"{self.filename}:{self.lines[index]}",
+                "a graph cannot change Python state", PYTHON_STATE)
+
+    def _undo_python_writes(self, container=None):
+        """Undo what the statement did to Python state at capture (it will run as Python)
+        and remember it as written; returns the descriptions."""
+        if self.function is None:
+            return []
+        guards = self.guards
+        writes = guards.statement_writes()
+        for key, _, undo in writes:
+            undo()
+            guards.written.add(key)
+        if container is not None:
+            guards.written.add(("contents", id(container)))
+        return [description for _, description, _ in writes]
 
     def _describe(self, exc, index):
         location = _user_location(exc.__traceback__) or \
@@ -346,7 +386,7 @@ def _user_location(tb):
     location = None
     while tb is not None:
         code = tb.tb_frame.f_code
-        if code in convert.CONVERTED_CODES:
+        if id(code) in convert.CONVERTED_CODES:
             location = f"{code.co_filename}:{tb.tb_lineno}"
         tb = tb.tb_next
     return location

@@ -283,6 +283,31 @@ def propagate_inplace(capture, target, value):
         aliases.busy = False
 
 
+def alias_condition(capture, a, b):
+    """A bool tensor of ``capture``'s graph that is true where ``a`` and ``b`` are one
+    Python object (through the ``BranchAliases`` pairs its own tensor ``if``s recorded),
+    ``True`` if they are the same object, or None if they never are."""
+    if a is b:
+        return True
+    aliases = getattr(capture, "branch_aliases", None)
+    if aliases is None:
+        return None
+    from ... import ops
+    done, frontier = {id(a)}, [(a, None)]
+    while frontier:
+        obj, active = frontier.pop()
+        for other, pred, when, owner in aliases.pairs.get(id(obj), ()):
+            if id(other) in done or owner is not capture:
+                continue
+            same = pred if when else ops.logical_not(pred)
+            same = same if active is None else ops.logical_and(active, same)
+            if other is b:
+                return same
+            done.add(id(other))
+            frontier.append((other, same))
+    return None
+
+
 def _encloses(owner, capture):
     while capture is not None:
         if capture is owner:

@@ -12,11 +12,13 @@ from ..user_code import is_user_code  # noqa: F401  (converted_callable; capture
 _HELPER_CELL = None                  # set by runtime.py: a cell holding the runtime module
 _WHOLE = {}                          # code -> _ConvertedCode (callee form)
 _PROGRAM = {}                        # code -> _ConvertedProgram (segmented top-level form)
-CONVERTED_CODES = set()              # code objects produced by conversion (never reconverted)
+# code objects produced by conversion (never reconverted), by identity: code objects compare
+# by content, and a converted function with nothing to rewrite equals the original's code
+CONVERTED_CODES = {}
 
 
 def _register_codes(code):
-    CONVERTED_CODES.add(code)
+    CONVERTED_CODES[id(code)] = code
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             _register_codes(const)
@@ -47,10 +49,22 @@ def _original_name(code, original):
     if not code.co_name.startswith(_RENAMED):
         return code
     name = code.co_name[len(_RENAMED):]
+    if name.startswith(transform.STATEMENT_PREFIX):
+        return code              # convert_program names statements after their function
+    qualname = getattr(original, "co_qualname", name) if name == original.co_name else name
+    return _named(code, name, qualname)
+
+
+def _named(code, name, qualname):
+    """``code`` named ``name`` together with the branch and loop-body functions generated
+    inside it, so tracebacks through them read as eager ones do."""
+    consts = tuple(_named(c, name, qualname) if isinstance(c, types.CodeType) and
+                   c.co_name.startswith(syntax.GENERATED_DEF_PREFIXES) else c
+                   for c in code.co_consts)
+    names = dict(co_name=name, co_consts=consts)
     if hasattr(code, "co_qualname"):          # 3.11+: tracebacks show the qualified name
-        qualname = original.co_qualname if name == original.co_name else name
-        return code.replace(co_name=name, co_qualname=qualname)
-    return code.replace(co_name=name)
+        names["co_qualname"] = qualname
+    return code.replace(**names)
 
 
 def _closure(code, fn):
@@ -93,7 +107,7 @@ def convert_function(fn):
     """The converted version of the Python function ``fn`` (a new function object sharing
     ``fn``'s globals, closure cells and defaults)."""
     code = fn.__code__
-    if code in CONVERTED_CODES:
+    if id(code) in CONVERTED_CODES:
         return fn
     converted = _WHOLE.get(code)
     if converted is None:
@@ -141,12 +155,10 @@ def convert_program(fn):
         codes = _compile(functions, code, filename)
         codes.sort(key=lambda c: int(c.co_name.rsplit("_", 1)[1]))
         # errors and IR source notes name the user's function, not ``_tj_stmt_3``
-        names = dict(co_name=code.co_name)
-        if hasattr(code, "co_qualname"):           # (3.11+)
-            names["co_qualname"] = code.co_qualname
-        codes = [c.replace(**names) for c in codes]
+        codes = [_named(c, code.co_name, getattr(code, "co_qualname", code.co_name))
+                 for c in codes]
         for c in codes:
-            CONVERTED_CODES.add(c)
+            CONVERTED_CODES[id(c)] = c
         converted = _ConvertedProgram(codes, conversion, filename, fn.__qualname__)
         _PROGRAM[code] = converted
     return converted
@@ -163,20 +175,20 @@ def convert_or_plain(fn):
 def converted_callable(f):
     """What a call of ``f`` inside converted code runs."""
     if isinstance(f, types.FunctionType):
-        if f.__code__ in CONVERTED_CODES:
+        if id(f.__code__) in CONVERTED_CODES:
             return f
         jitted = getattr(f, "_tj_jit", None)
         if jitted is not None:            # nested jit (any capture mode): inlined
             return converted_callable(jitted.fn)
-        grad_transform = getattr(f, "_grad_transform", None)
-        if grad_transform is not None:
-            return _converted_grad(f, grad_transform)
+        rebuild = getattr(f, "_tj_rebuild", None)
+        if rebuild is not None:           # grad, vmap, jacfwd, ...: around the converted fn
+            return rebuild(converted_callable(f.__wrapped__))
         if is_user_code(f):
             return convert_or_plain(f)
         return f
     if isinstance(f, types.MethodType):
         func = f.__func__
-        if isinstance(func, types.FunctionType) and func.__code__ not in CONVERTED_CODES \
+        if isinstance(func, types.FunctionType) and id(func.__code__) not in CONVERTED_CODES \
                 and is_user_code(func):
             converted = convert_or_plain(func)
             return f if converted is func else types.MethodType(converted, f.__self__)
@@ -191,14 +203,6 @@ def converted_callable(f):
         converted = convert_or_plain(call)
         return types.MethodType(converted, f)
     return f
-
-
-def _converted_grad(f, spec):
-    from ... import autodiff
-    kind, grad_position, weights, has_aux = spec
-    inner = converted_callable(f.__wrapped__)
-    maker = autodiff.grad if kind == "grad" else autodiff.value_and_grad
-    return maker(inner, grad_position, weights, has_aux)
 
 
 def call_cell(cell, args, kwargs):

@@ -16,28 +16,122 @@ from ...tensor import Tensor, Parameter
 from ...ops.effects import GuardFailure
 from ...pytree import Identity
 from .values import Undefined
-from ..guards import first_failure, guard_names
+import functools
+import types
+
+from ..guards import first_failure, guard_names, GlobalGuard, MISSING
+from ..python_reads import names_read
+from ..python_state import StateWatch
 from ...locks import ForkSafeLock
 
 # ---- Python facts a graph relied on ----------------------------------------------------
 
 class PythonGuards:
-    """Globals and closure values converted code read while capturing: a graph built
-    with them is only right while they are the same (``capture/guards.py``)."""
+    """Globals and closure values converted code read while capturing, and the mutable
+    state they lead to (lists, dicts, plain objects: ``capture/python_state.py``): a graph
+    built with them is only right while they are the same (``capture/guards.py``).
 
-    def __init__(self):
+    Per top-level statement it also knows what the statement touched (``touched``: guard
+    keys) and what it changed (``statement_writes``), so the driver can run a statement
+    that changes Python state, or reads state the function changes, as Python instead.
+    ``written`` (shared by the function's captures) is what the function changes; guards on
+    it are not checked unless a graph statement read it (``graph_reads``: a statement
+    captured before a later one turned out to change that state -- the entry then fails
+    its guard at the next call, and the new capture knows to run that read as Python)."""
+
+    def __init__(self, written=None):
         self.items = {}
+        self.watch = StateWatch()
+        self.touched = set()
+        self.written = set() if written is None else written
+        self.graph_reads = set()
+        self._failing = set()
 
-    def note(self, fn, global_names):
+    def note(self, fn, global_names, free_names=None):
         guard_names(fn, global_names, self.items)
+        namespace = fn.__globals__
+        for name in global_names:
+            value = namespace.get(name, MISSING)
+            if value is not MISSING and not isinstance(value, types.ModuleType):
+                self._touch(("global", id(namespace), name), value, f"global {name!r}")
+        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+            if free_names is not None and name not in free_names:
+                continue
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            self._touch(("cell", id(cell)), value, f"closure variable {name!r}")
+
+    def _touch(self, key, value, label):
+        self.touched.add(key)
+        if self.watch.track(value, label):
+            self.touched.add(("contents", id(value)))
+
+    # ---- one statement ------------------------------------------------------------------
+    def begin_statement(self, fn, code):
+        """Before a top-level statement (``code``) of ``fn`` runs."""
+        self.touched = set()
+        self.watch.rebase()
+        self._failing = {k for k, g in self.items.items() if not g.check()}
+        global_names, free_names = names_read(code)
+        self.note(fn, sorted(global_names), free_names)
+
+    def statement_writes(self):
+        """[(key, description, undo)] of the Python state the statement changed: globals
+        and closure variables it rebound, state whose contents it changed."""
+        found = []
+        for key, guard in list(self.items.items()):
+            if key[0] in ("global", "cell") and key not in self._failing and \
+                    not guard.check():
+                found.append((key, guard.label, functools.partial(_rebind, guard)))
+        for obj, label in self.watch.changed():
+            found.append((("contents", id(obj)), f"the contents of {label}",
+                          functools.partial(self.watch.restore, [obj])))
+        return found
+
+    def reads_written(self):
+        """A description of written state the statement touched, or None."""
+        for key in self.touched & self.written:
+            return self._label(key)
+        return None
+
+    def _label(self, key):
+        guard = self.items.get(key)
+        if guard is not None:
+            return guard.label
+        snapshot = self.watch.snapshots.get(key[1])
+        return snapshot[1] if snapshot else "Python state"
+
+    def guard_contents(self):
+        """The statement enters a graph: guard the contents of the state it touched."""
+        self.graph_reads |= self.touched
+        ids = {key[1] for key in self.touched if key[0] == "contents"}
+        for key, guard in self.watch.guards(ids).items():
+            self.items.setdefault(key, guard)
+
+    # ---- checking -----------------------------------------------------------------------
+    def _checked(self, key):
+        return key not in self.written or key in self.graph_reads
 
     def check(self):
         """None if every fact still holds, else a description of the first that fails."""
-        failed = first_failure(self.items.values())
+        failed = first_failure(g for k, g in self.items.items() if self._checked(k))
         return None if failed is None else failed.failure()
 
     def descriptions(self):
-        return [guard.description for guard in self.items.values()]
+        return [g.description for k, g in self.items.items() if self._checked(k)]
+
+    def has_guards(self):
+        return any(self._checked(k) for k in self.items)
+
+
+def _rebind(guard):
+    """Give a global or closure variable back the value its guard expects."""
+    if isinstance(guard, GlobalGuard):
+        guard.namespace[guard.name] = guard.expected
+    else:
+        guard.cell.cell_contents = guard.expected
 
 
 # ---- the environment ------------------------------------------------------------------

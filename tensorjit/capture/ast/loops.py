@@ -7,6 +7,8 @@ change. In-place updates of outside tensors and Parameters become carried values
 """
 import numpy as np
 
+from ... import ops
+from ...aval import ShapedArray
 from ...ir.graph import Literal
 from ...state import state
 from ...tensor import Tensor
@@ -16,7 +18,7 @@ from .values import (Undefined, ControlFlowError, INTERNAL_PREFIX, MAX_LOOP_RETR
                      _TensorLeaf, _is_number, same_value, snapshot, describe, to_bool_tensor,
                      is_symbolic, _number_aval)
 from .conditionals import (_only_if_taken, _label, _same_object, _rebuild, _leaf_value,
-                           _is_sequence)
+                           _is_sequence, alias_condition)
 
 
 # ---- loops ----------------------------------------------------------------------------
@@ -159,6 +161,7 @@ def graph_while(test, body, values, names, where):
     targets = []                       # (tensor, is_ref) carried besides the variables
     placeholders = {}                  # internal variables first assigned in the body
     identity = set()                   # variables the body keeps as the same object
+    flagged = []                       # variables the body reassigns on some paths only
     for _ in range(MAX_LOOP_RETRACES):
         carries = []
         trees = []
@@ -169,6 +172,11 @@ def graph_while(test, body, values, names, where):
                 trees.append(("local",))
             else:
                 trees.append(_loop_tree(v, n, carries, promote))
+        # per such variable, a carried flag: "still the tensor object from before the loop"
+        flag_carry = {}
+        for i in flagged:
+            carries.append(_Carry(_FLAG_AVAL, True, True, f"{names[i]} (same object)"))
+            flag_carry[i] = len(carries) - 1
         target_avals = [_target_aval(capture, t) for t, _ in targets]
         all_avals = [c.aval for c in carries] + target_avals
         # the body
@@ -193,6 +201,19 @@ def graph_while(test, body, values, names, where):
                         # the loop's value inside the body too
                         identity.add(i)
                         changed = True
+                flag_outs = {}
+                for i, (v, o, si) in enumerate(zip(values, out, state_in)):
+                    if not _reassigned(v, kept[i], trees[i]):
+                        continue
+                    same = alias_condition(body_trace.sub, o, si)
+                    if same is None or same is True:
+                        continue
+                    if i not in flag_carry:
+                        flagged.append(i)
+                        changed = True
+                        continue
+                    still = ops.logical_and(body_trace.inputs[flag_carry[i]], same)
+                    flag_outs[flag_carry[i]] = snapshot(body_trace.sub, still)
                 out_snap = [snapshot(body_trace.sub, v) for v in out]
                 finals = body_trace.finals(targets)
                 new_targets = [(t, r) for t, r in body_trace.sub.written_targets()
@@ -240,6 +261,8 @@ def graph_while(test, body, values, names, where):
     for t, o in zip(trees, out_snap):
         if t[0] != "local":
             _collect(t, o, leaves)
+    for index, still in flag_outs.items():
+        leaves[index] = still
     body_outputs = [_leaf_value(body_trace.sub, leaf, c.aval) for leaf, c in zip(leaves, carries)]
     body_outputs += finals
     keys, operands = union_operands([cond_trace.sub, body_trace.sub])
@@ -250,7 +273,7 @@ def graph_while(test, body, values, names, where):
         explicit = len(trace.sub.explicit_inputs)
         graph.inputs = graph.inputs[explicit:] + graph.inputs[:explicit]
         graphs.append(graph)
-    first_test = _initial_test(test, values, trees, kept, where)
+    first_test = _initial_test(test, values, trees, kept, where, flag_carry)
     init = [_init_tensor(c) for c in carries] + [t for t, _ in targets]
     effects = control.has_effects(graphs[0]) or control.has_effects(graphs[1])
     prim = control.while_loop_effect_p if effects else control.while_loop_p
@@ -271,14 +294,21 @@ def graph_while(test, body, values, names, where):
             outputs.append(v)
         else:
             outputs.append(_rebuild(t, results[:n]))
+    aliases = getattr(capture, "branch_aliases", None)
+    for i, index in flag_carry.items():
+        # reassigned on some paths: the same object while no iteration took such a path
+        if isinstance(outputs[i], Tensor) and outputs[i] is not values[i]:
+            aliases.add(values[i], outputs[i], results[index], True, capture)
     if first_test is not None:
         # a loop that runs zero times leaves each variable the tensor object it was
-        aliases = getattr(capture, "branch_aliases", None)
-        for v, o, same, t in zip(values, outputs, kept, trees):
+        for i, (v, o, same, t) in enumerate(zip(values, outputs, kept, trees)):
             if _reassigned(v, same, t) and isinstance(o, Tensor) and o is not v \
-                    and aliases is not None:
+                    and aliases is not None and i not in flag_carry:
                 aliases.add(v, o, first_test, False, capture)
     return tuple(outputs)
+
+
+_FLAG_AVAL = ShapedArray((), np.dtype(bool))
 
 
 def _reassigned(value, kept, tree):
@@ -286,10 +316,11 @@ def _reassigned(value, kept, tree):
         value._var is not None
 
 
-def _initial_test(test, values, trees, kept, where):
+def _initial_test(test, values, trees, kept, where, flagged=()):
     """The loop condition on the values before the loop (None if no variable needs it):
     see ``BranchAliases``."""
-    if not any(_reassigned(v, same, t) for v, same, t in zip(values, kept, trees)):
+    if not any(_reassigned(v, same, t) and i not in flagged
+               for i, (v, same, t) in enumerate(zip(values, kept, trees))):
         return None
     try:
         pred = test(*values)

@@ -167,9 +167,11 @@ def call(f, *args, **kwargs):
         return print_(*args, **kwargs)
     changed = mutation(f)
     if changed is not None and _outside(changed):
-        raise Unsupported(f"calling {f.__name__}() on a {type(changed).__name__} defined "
-                          f"outside the function", _location(),
-                          "a graph cannot change Python objects")
+        error = Unsupported(f"calling {f.__name__}() on a {type(changed).__name__} defined "
+                            f"outside the function", _location(),
+                            "a graph cannot change Python objects")
+        error.state = changed           # (the function changes it: see PythonGuards)
+        raise error
     if f is builtins.range and any(is_symbolic(a) for a in args):
         return _symbolic_range(*args)
     return convert.converted_callable(f)(*args, **kwargs)

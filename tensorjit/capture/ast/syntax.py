@@ -6,7 +6,7 @@ import ast
 HELPER = "_tj"
 RET = "_tj_ret"
 DO_RET = "_tj_do_ret"
-_GENERATED_DEF_PREFIXES = ("_tj_if_", "_tj_while_", "_tj_for_")
+GENERATED_DEF_PREFIXES = ("_tj_if_", "_tj_while_", "_tj_for_")
 
 
 # ---- small AST builders ---------------------------------------------------------------
@@ -107,7 +107,7 @@ def assigned_names(stmts, exclude=()):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             add(node.id)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            if not node.name.startswith(_GENERATED_DEF_PREFIXES):
+            if not node.name.startswith(GENERATED_DEF_PREFIXES):
                 add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:

@@ -161,6 +161,9 @@ def _convert_def(node, counter, has_class_cell, segmented=False):
     return Conversion(new, params, env_names, groups, globals_, converter.unsupported)
 
 
+STATEMENT_PREFIX = "_tj_stmt_"
+
+
 def statement_functions(conversion, origin):
     """The segmented form: one function per top-level statement group, each taking and
     returning the whole environment (``conversion.env_names``)."""
@@ -175,7 +178,7 @@ def statement_functions(conversion, origin):
         decls.append(ast.Nonlocal(names=sorted(declared)))
     for index, (lineno, stmts) in enumerate(conversion.groups):
         body = list(decls) + list(stmts) + [ast.Return(value=_tuple(names))]
-        fn = ast.FunctionDef(name=f"_tj_stmt_{index}", args=_args(names), body=body,
+        fn = ast.FunctionDef(name=f"{STATEMENT_PREFIX}{index}", args=_args(names), body=body,
                              decorator_list=[], returns=None, type_comment=None)
         fn.lineno = lineno
         fns.append(_located(fn, stmts[0]))

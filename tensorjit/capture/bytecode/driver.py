@@ -193,7 +193,7 @@ class Driver:
         args, kwargs = request.rebuild_call(struct, tracers)
         func, args = _python_function(request.target, args)
         frame = initial_frame(func, args, kwargs)
-        for value in packed_arguments(func.__code__, frame.locals):
+        for value in packed_arguments(func.__code__, frame.locals, frame.cells):
             state.owned.add(id(value))
         for name in func.__code__.co_cellvars:       # cells made at the start (3.10)
             if name in frame.cells:
@@ -355,6 +355,10 @@ def _label_of(snapshot):
     return f"{code.co_filename}:{code.co_firstlineno}"
 
 
+def _call_cell(cell, *args):
+    return cell(*args)
+
+
 def _python_function(target, args):
     """The Python function to interpret for ``target`` and its full argument list."""
     from ...nn.cell import Cell
@@ -363,6 +367,9 @@ def _python_function(target, args):
     if isinstance(target, types.MethodType) and isinstance(target.__func__, types.FunctionType):
         return target.__func__, [target.__self__] + list(args)
     if isinstance(target, Cell):
+        if target.__dict__.get("_mixed_precision_type") is not None:
+            # to_float casts around construct: the call goes through Cell.__call__
+            return _call_cell, [target] + list(args)
         return type(target).construct, [target] + list(args)
     call = getattr(type(target), "__call__", None)
     if isinstance(call, types.FunctionType):

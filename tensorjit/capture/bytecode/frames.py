@@ -59,12 +59,16 @@ class Frame:
         self.ip = self.index_of[offset]
 
     def location(self):
+        return f"{self.code.co_filename}:{self.line()}"
+
+    def line(self):
+        """The line of the instruction being interpreted."""
         index = min(max(self.ip - 1, 0), len(self.insts) - 1)
         for inst in reversed(self.insts[:index + 1]):
             line = instruction_line(inst)
             if line:
-                return f"{self.code.co_filename}:{line}"
-        return f"{self.code.co_filename}:{self.code.co_firstlineno}"
+                return line
+        return self.code.co_firstlineno
 
 
 class FrameSnapshot:
@@ -166,12 +170,14 @@ def bind_arguments(func, args, kwargs):
     return locals_
 
 
-def packed_arguments(code, locals_):
-    """The *args tuple and **kwargs dict a call created (fresh on every call)."""
+def packed_arguments(code, locals_, cells=None):
+    """The *args tuple and **kwargs dict a call created (fresh on every call). Up to 3.10
+    one an inner function captures (a comprehension over ``args``) lives in its cell."""
     index = code.co_argcount + code.co_kwonlyargcount
     packed = []
     for flag in (0x04, 0x08):
         if code.co_flags & flag:
-            packed.append(locals_[code.co_varnames[index]])
+            name = code.co_varnames[index]
+            packed.append(locals_[name] if name in locals_ else cells[name].cell_contents)
             index += 1
     return packed

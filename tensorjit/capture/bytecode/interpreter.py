@@ -14,6 +14,8 @@ Opcode handlers live in ``opcodes.py`` (shared) and one module per CPython versi
 version's. A new version is a new module of that kind plus an entry in ``_HANDLERS``.
 """
 import builtins
+import linecache
+import operator
 import types
 
 from ...tensor import Tensor
@@ -26,10 +28,22 @@ from .values import NULL, Dynamic, SeqIter, is_tracer, contains_runtime_values
 from .frames import Frame, bind_arguments, packed_arguments, unsupported_reason
 from .versions import RUNNING, initial_cells
 from ..guards import GlobalGuard, AttrGuard, CellGuard
+from ..python_state import ContentGuard, Snapshot
 from . import calls
 from .calls import INLINE, DIRECT, PURE
 
 MAX_DEPTH = 48
+_CONTENT_READS = (operator.getitem, operator.contains)
+
+
+def _holds_tracer(value, depth=0):
+    if is_tracer(value):
+        return True
+    if depth < 8 and isinstance(value, (list, tuple, set, frozenset)):
+        return any(_holds_tracer(v, depth + 1) for v in value)
+    if depth < 8 and isinstance(value, dict):
+        return any(_holds_tracer(v, depth + 1) for v in value.values())
+    return False
 
 
 class SegmentEnd(Exception):
@@ -52,6 +66,32 @@ class Unsupported(Exception):
 class _Return(Exception):
     def __init__(self, value):
         self.value = value
+
+
+def raise_in_user_frame(exc, frame):
+    """Raise ``exc`` from the interpreted frame's file and line, as eager Python would.
+
+    The interpreter is what really raised it, so its traceback would end inside tensorjit;
+    a one-line code object compiled under the user's file name, line and function name
+    raises it again, so the innermost traceback entry (and what error reports read) is the
+    user's line."""
+    code, line = frame.code, frame.line()
+    source = linecache.getline(code.co_filename, line).rstrip()
+    indent = len(source) - len(source.lstrip())
+    # the name is padded to the source line's length: the traceback then underlines
+    # nothing (a statement spanning the whole line), rather than a misleading part of it
+    name = "_" * max(len(source) - indent - len("raise "), 1)
+    if indent and line > 1:
+        text = "\n" * (line - 2) + "if 1:\n" + " " * indent + f"raise {name}"
+    else:
+        text = "\n" * (line - 1) + f"raise {name}"
+    raiser = compile(text, code.co_filename, "exec")
+    raiser = raiser.replace(co_name=code.co_name)
+    exc.__traceback__ = None
+    try:
+        exec(raiser, {name: exc})
+    finally:
+        del exc
 
 
 class InterpreterBase:
@@ -113,6 +153,10 @@ class InterpreterBase:
                 if not self.frames:
                     return ret.value
                 self.push(ret.value)
+            except (SegmentEnd, Unsupported):
+                raise
+            except Exception as exc:          # the user's code raised it: say where
+                raise_in_user_frame(exc, self.frames[-1])
 
     # ---- what a value is -------------------------------------------------------------------
     def is_runtime(self, value):
@@ -146,7 +190,25 @@ class InterpreterBase:
             args = [self.segment.lift(a) if isinstance(a, Dynamic) else a for a in args]
             kwargs = {k: self.segment.lift(v) if isinstance(v, Dynamic) else v
                       for k, v in kwargs.items()}
+        elif fn in _CONTENT_READS and not has_tracer and self.outside(args[0]):
+            # ``TABLE["n"]``, ``x in LOG``: a list / dict / set from outside may change
+            # between calls. A plain value is read on every call; an object read from it
+            # is kept, and the container's contents guarded.
+            value = fn(*args, **kwargs)
+            if isinstance(value, calls.IMMUTABLE_TYPES):
+                return self.segment.prelude(fn, args, kwargs)
+            self.guard_contents(args[0])
+            return value
         return fn(*args, **kwargs)
+
+    def outside(self, value):
+        """A list / dict / set the function did not make (state that may change)."""
+        return not self.eager and calls.outside_container(value, self.segment.owned)
+
+    def guard_contents(self, container):
+        """The segment relies on what ``container`` (from outside) holds now."""
+        self.segment.add_guard(ContentGuard(
+            Snapshot(container), f"a {type(container).__name__} from outside the function"))
 
     # ---- calls ------------------------------------------------------------------------
     def call_function(self, fn, args, kwargs):
@@ -214,7 +276,12 @@ class InterpreterBase:
         if any(isinstance(v, Dynamic) for v in values) or any(
                 calls.outside_container(v, self.segment.owned) for v in values):
             # computed on every call: a run-time value, or a list / dict / set from outside
-            # the function, whose contents may change between calls (len(LOG))
+            # the function, whose contents may change between calls (len(LOG)) -- unless
+            # graph tensors take part (zip(OUTSIDE_LIST, grads)): then it runs as Python
+            if any(_holds_tracer(v) for v in values):
+                self.graph_break(fn, args, kwargs, calls.call_reason(fn) + " mixing a "
+                                 "container from outside the function with graph tensors",
+                                 breaks.PYTHON_STATE)
             return self.segment.prelude(fn, args, kwargs)
         result = fn(*args, **kwargs)
         if isinstance(result, (list, dict, set)):

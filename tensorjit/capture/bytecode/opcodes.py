@@ -261,6 +261,8 @@ class CommonOpcodes:
             return list(self.segment.specialize(iterable, "unpacked"))
         if isinstance(iterable, SeqIter):
             return iterable.items[iterable.index:]
+        if self.outside(iterable):       # ``for v in LOG``: its items as they are now
+            self.guard_contents(iterable)
         return list(iterable)
 
     def _specialize_mapping(self, mapping):

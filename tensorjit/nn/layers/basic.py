@@ -1,4 +1,4 @@
-"""Dense, Flatten, Identity and Dropout."""
+"""Dense, Flatten, Identity, Dropout (elementwise and per channel) and Unfold."""
 import math
 
 from ... import dtype as dt
@@ -9,7 +9,8 @@ from ..initializer import initializer, HeUniform, Uniform
 from .. import _checks
 from .activation import get_activation
 
-__all__ = ["Dense", "Flatten", "Identity", "Dropout"]
+__all__ = ["Dense", "Flatten", "Identity", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d",
+           "Unfold"]
 
 
 def _check_init_shape(init, shape, name, layer):
@@ -111,3 +112,54 @@ class Dropout(Cell):
 
     def extend_repr(self):
         return f"p={self.p}"
+
+
+class _ChannelDropout(Cell):
+    """Zero whole channels (axis 1, or 0 for an unbatched input) with probability ``p`` in
+    training mode, scaling the kept ones by 1/(1-p); the identity in inference mode."""
+    _function = None
+
+    def __init__(self, p=0.5):
+        super().__init__()
+        self.p = _checks.number(p, "p", type(self).__name__, 0.0, 1.0)
+
+    def construct(self, x):
+        if not self.training:
+            return x
+        return type(self)._function(x, self.p, True)
+
+    def extend_repr(self):
+        return f"p={self.p}"
+
+
+class Dropout1d(_ChannelDropout):
+    _function = staticmethod(ops.dropout1d)
+
+
+class Dropout2d(_ChannelDropout):
+    _function = staticmethod(ops.dropout2d)
+
+
+class Dropout3d(_ChannelDropout):
+    _function = staticmethod(ops.dropout3d)
+
+
+class Unfold(Cell):
+    """Extract ``ksizes`` patches ([1, kh, kw, 1]) every ``strides`` ([1, sh, sw, 1]) with
+    dilation ``rates`` ([1, rh, rw, 1]) from an NCHW input: (N, kh*kw*C, OH, OW), the
+    channel fastest (MindSpore's ``nn.Unfold``; ``padding`` 'same' or 'valid')."""
+
+    def __init__(self, ksizes, strides, rates, padding="valid"):
+        super().__init__()
+        for name, value in (("ksizes", ksizes), ("strides", strides), ("rates", rates)):
+            if not (isinstance(value, (tuple, list)) and len(value) == 4
+                    and value[0] == value[3] == 1
+                    and all(isinstance(v, int) and v >= 1 for v in value)):
+                raise ValueError(f"Unfold: '{name}' must be [1, h, w, 1] with positive ints, "
+                                 f"got {value!r}")
+        self.ksizes, self.strides, self.rates = tuple(ksizes), tuple(strides), tuple(rates)
+        self.padding = _checks.one_of(padding, ("same", "valid"), "padding", "Unfold")
+
+    def construct(self, input_x):
+        return ops.extract_patches(input_x, self.ksizes, self.strides, self.rates,
+                                   self.padding)

@@ -1,4 +1,4 @@
-"""BatchNorm1d / BatchNorm2d and LayerNorm."""
+"""BatchNorm1d / BatchNorm2d, LayerNorm, GroupNorm and InstanceNorm1d / 2d / 3d."""
 from ... import dtype as dt
 from ... import ops
 from ...tensor import Parameter
@@ -6,7 +6,8 @@ from ..cell import Cell
 from ..initializer import initializer
 from .. import _checks
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm", "InstanceNorm1d",
+           "InstanceNorm2d", "InstanceNorm3d"]
 
 
 class _BatchNorm(Cell):
@@ -122,3 +123,83 @@ class LayerNorm(Cell):
                 f"begin_norm_axis={self.begin_norm_axis}, "
                 f"begin_params_axis={self.begin_params_axis}, gamma={self.gamma!r}, "
                 f"beta={self.beta!r}")
+
+
+class GroupNorm(Cell):
+    """Normalise each of ``num_groups`` groups of channels of each sample over the group's
+    channels and spatial axes; then scale by ``gamma`` and shift by ``beta`` per channel."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, gamma_init="ones",
+                 beta_init="zeros", dtype=dt.float32):
+        super().__init__()
+        self.num_groups = _checks.positive_int(num_groups, "num_groups", "GroupNorm")
+        self.num_channels = _checks.positive_int(num_channels, "num_channels", "GroupNorm")
+        if self.num_channels % self.num_groups:
+            raise ValueError(f"GroupNorm: num_channels ({self.num_channels}) must be divisible "
+                             f"by num_groups ({self.num_groups})")
+        self.eps = _checks.number(eps, "eps", "GroupNorm", 0.0, low_open=True)
+        self.affine = _checks.boolean(affine, "affine", "GroupNorm")
+        c = self.num_channels
+        self.gamma = Parameter(initializer(gamma_init, c, dtype), name="gamma",
+                               requires_grad=self.affine)
+        self.beta = Parameter(initializer(beta_init, c, dtype), name="beta",
+                              requires_grad=self.affine)
+
+    def construct(self, x):
+        if x.ndim < 2 or x.shape[1] != self.num_channels:
+            raise ValueError(f"GroupNorm: expected an input with {self.num_channels} channels "
+                             f"on axis 1, got shape {tuple(x.shape)}")
+        return ops.group_norm(x, self.num_groups, self.gamma, self.beta, self.eps)
+
+    def extend_repr(self):
+        return (f"num_groups={self.num_groups}, num_channels={self.num_channels}, "
+                f"eps={self.eps}, affine={self.affine}")
+
+
+class _InstanceNorm(Cell):
+    """Normalise every channel of every sample over its spatial axes, in training and in
+    inference alike (MindSpore keeps ``mean`` / ``variance`` parameters for checkpoint
+    compatibility; they do not affect the result)."""
+    _rank = 4
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, gamma_init="ones",
+                 beta_init="zeros", dtype=dt.float32):
+        super().__init__()
+        name = type(self).__name__
+        self.num_features = _checks.positive_int(num_features, "num_features", name)
+        self.eps = _checks.number(eps, "eps", name, 0.0, low_open=True)
+        self.momentum = _checks.number(momentum, "momentum", name, 0.0, 1.0)
+        self.affine = _checks.boolean(affine, "affine", name)
+        c = self.num_features
+        self.moving_mean = Parameter(initializer("zeros", c, dtype), name="mean",
+                                     requires_grad=False)
+        self.moving_variance = Parameter(initializer("ones", c, dtype), name="variance",
+                                         requires_grad=False)
+        self.gamma = Parameter(initializer(gamma_init, c, dtype), name="gamma",
+                               requires_grad=self.affine)
+        self.beta = Parameter(initializer(beta_init, c, dtype), name="beta",
+                              requires_grad=self.affine)
+
+    def construct(self, x):
+        if x.ndim != self._rank or x.shape[1] != self.num_features:
+            raise ValueError(f"{type(self).__name__}: expected a {self._rank}-D input with "
+                             f"{self.num_features} channels on axis 1, got shape "
+                             f"{tuple(x.shape)}")
+        if self.affine:
+            return ops.instance_norm(x, self.gamma, self.beta, self.eps)
+        return ops.instance_norm(x, None, None, self.eps)
+
+    def extend_repr(self):
+        return f"num_features={self.num_features}, eps={self.eps}, affine={self.affine}"
+
+
+class InstanceNorm1d(_InstanceNorm):
+    _rank = 3
+
+
+class InstanceNorm2d(_InstanceNorm):
+    _rank = 4
+
+
+class InstanceNorm3d(_InstanceNorm):
+    _rank = 5

@@ -8,8 +8,9 @@ side effects and reads the state at call time: nothing is frozen into the graph 
 Python number.
 
 Learning rate: a number (fixed), a 0-d Tensor / Parameter (fixed; a Parameter given by the
-user is used as is, so changing it changes the rate), or a list / 1-D Tensor (dynamic: step
-``i`` uses entry ``i``; past the end the last entry is kept).
+user is used as is, so changing it changes the rate), a list / 1-D Tensor (dynamic: step
+``i`` uses entry ``i``; past the end the last entry is kept), or a ``LearningRateSchedule``
+cell (dynamic: called with the step counter, computed with ops at run time).
 
 Parameter groups (MindSpore): ``params`` may be a list of dicts with keys ``params``,
 ``lr``, ``weight_decay`` and ``order_params``.
@@ -22,6 +23,8 @@ import numpy as np
 from ... import ops
 from ...tensor import Tensor, Parameter
 from ..cell import Cell, ParameterTuple
+from .. import parallel
+from ..learning_rate_schedule import LearningRateSchedule
 
 __all__ = ["Optimizer"]
 
@@ -66,11 +69,14 @@ class Optimizer(Cell):
                             f"every element a dict (parameter groups)")
         self.exec_weight_decay = any(d and w > 0 for d, w in
                                      zip(self.decay_flags, self._decays()))
-        self.dynamic_lr = any(lr.ndim == 1 for lr in lrs)
+        self.dynamic_lr = any(isinstance(lr, LearningRateSchedule) or lr.ndim == 1
+                              for lr in lrs)
         # The step count is a Parameter updated with ops, so a compiled training step
         # reads and advances it at run time (it drives dynamic learning rates).
         self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step",
                                      requires_grad=False)
+        # data parallel: every rank starts from rank 0's weights (nn/parallel.py)
+        parallel.broadcast_if_data_parallel(self.parameters)
 
     # ---- construction helpers ---------------------------------------------------------
     def _check_weight_decay(self, weight_decay):
@@ -84,6 +90,8 @@ class Optimizer(Cell):
 
     def _build_lr(self, learning_rate, name):
         who = type(self).__name__
+        if isinstance(learning_rate, LearningRateSchedule):
+            return learning_rate
         if isinstance(learning_rate, Parameter):
             if learning_rate.ndim > 1:
                 raise ValueError(f"{who}: a learning-rate tensor must be 0-d or 1-d, got "
@@ -99,8 +107,8 @@ class Optimizer(Cell):
         elif isinstance(learning_rate, Iterable) and not isinstance(learning_rate, (str, dict)):
             values = np.asarray(list(learning_rate))
         else:
-            raise TypeError(f"{who}: 'learning_rate' must be a number, a Tensor or a list, got "
-                            f"{type(learning_rate).__name__}")
+            raise TypeError(f"{who}: 'learning_rate' must be a number, a Tensor, a list or a "
+                            f"LearningRateSchedule, got {type(learning_rate).__name__}")
         if values.ndim > 1 or values.size == 0 or values.dtype.kind not in "iuf":
             raise ValueError(f"{who}: 'learning_rate' must be a number or a non-empty 1-d "
                              f"sequence of numbers, got {learning_rate!r}")
@@ -149,8 +157,14 @@ class Optimizer(Cell):
         lrs = list(group_lrs)
         if default_lr is not None:
             lrs.insert(0, default_lr)
-        # Register every distinct learning-rate Parameter so it is part of the state.
-        self.learning_rate = lrs[0] if len(lrs) == 1 else ParameterTuple(lrs)
+        # Register every distinct learning-rate Parameter (and schedule) as state.
+        if len(lrs) == 1:
+            self.learning_rate = lrs[0]
+        else:
+            self.learning_rate = ParameterTuple(lr for lr in lrs if isinstance(lr, Parameter))
+            for k, lr in enumerate(lrs):
+                if isinstance(lr, LearningRateSchedule):
+                    setattr(self, f"learning_rate_schedule_{k}", lr)
         self._param_lrs = tuple(param_lrs)
         self.weight_decay = tuple(param_decays)
         self.decay_flags = tuple(d > 0 for d in param_decays)
@@ -180,7 +194,14 @@ class Optimizer(Cell):
                 shape = tuple(g.shape) if isinstance(g, Tensor) else type(g).__name__
                 raise ValueError(f"{who}: the gradient of parameter {p.name!r} has shape "
                                  f"{shape}, expected {tuple(p.shape)}")
-        return gradients
+        return self._reduce_across_ranks(gradients)
+
+    def _reduce_across_ranks(self, gradients):
+        """Data parallel with no ``DistributedGradReducer`` made for these parameters:
+        the optimizer reduces the gradients itself (nn/parallel.py)."""
+        if parallel.data_parallel_group_size() == 1 or parallel.has_reducer(self.parameters):
+            return gradients
+        return parallel.reduce_gradients(gradients)
 
     def decay_weight(self, gradients):
         """``g + weight_decay * param`` for the parameters that decay."""
@@ -197,8 +218,10 @@ class Optimizer(Cell):
         return tuple(ops.mul(g, 1.0 / self.loss_scale) for g in gradients)
 
     def _lr_value(self, lr):
-        """The rate of this step: the Parameter itself, or entry ``global_step`` of a
-        dynamic schedule (clamped to its last entry)."""
+        """The rate of this step: the Parameter itself, entry ``global_step`` of a dynamic
+        list (clamped to its last entry) or the schedule's value at ``global_step``."""
+        if isinstance(lr, LearningRateSchedule):
+            return ops.reshape(ops.cast(lr(self.global_step), np.float32), ())
         if lr.ndim == 0:
             return lr
         index = ops.minimum(self.global_step, lr.shape[0] - 1)

@@ -14,8 +14,10 @@ reshapes, transposes, slices and indexing, casts, matmul, softmax, in-place upda
 the arguments), tensor-dependent ``if`` / ``while`` / ``for``, Python values read from tensors
 (guards, graph breaks, fallbacks) and NaN / inf / -0.0 in the inputs. About a third of the
 programs also use Python state (``programs.STATE_HEADER``): globals the checker rebinds
-between calls, a global list they append to, a recursive helper, and ``try`` / ``except
-IndexError`` decisions that depend on shapes; their state after every call must be eager's.
+between calls, a global list they append to, an object's attributes and a dict's items they
+read and write (and the checker changes), a helper whose closure variable changes, a
+recursive helper, and ``try`` / ``except`` decisions that depend on shapes and on values;
+their state after every call must be eager's.
 
 Each program runs eagerly on several input sets (same shapes, other values, so tensor
 conditions go both ways, plus, when the program allows, other shapes) and then, per
@@ -23,8 +25,7 @@ configuration, through a fresh ``jit`` called on the sets in an order that exerc
 compiles, cache hits, guard failures and the generated fast path. A *mismatch* is any
 difference from eager: an exception, another structure, dtype or shape, NaN or inf in other
 places, values beyond the dtype's tolerance, a different final value of an argument the
-program updates in place, or other Python state after the call (trace, which says when
-capturing that its graph cannot append to the list, is excused the list).
+program updates in place, or other Python state after the call.
 
 The same generator drives the hypothesis tests in ``tests/reliability`` (``HypothesisChooser``)
 and this command (``RandomChooser``: program ``i`` of ``--seed s`` is reproducible alone with

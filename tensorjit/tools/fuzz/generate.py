@@ -216,36 +216,63 @@ class Generator(Expressions):
 
     def python_state(self, indent):
         """Python state around the tensors: globals the checker rebinds between calls, a
-        list appended to, a recursive helper, a decision taken through an exception."""
-        kind = self.c.integer(0, 4)
+        list appended to, an object's attributes and a dict's items read and written, a
+        helper whose closure changes, a recursive helper, decisions taken through
+        exceptions (on shapes and on values)."""
+        kind = self.c.integer(0, 9)
+        top = indent == 1
         if kind == 0:
             self.assign(lambda a: self.c.choice((f"{a} * SCALE", f"{a} + OFFSET",
                                                  f"{a} - SCALE * OFFSET")), indent)
-        elif kind == 1 and indent == 1:
+        elif kind == 1 and top:
             a = self.pick()
             value = f"{a}.shape[0]" if self.ns[a].ndim else "len(LOG)"
-            code = f"LOG.append({value})"
-            if self._try_exec(code) is not None:
-                self.emit(code, indent)
+            self._python_statement(f"LOG.append({value})", indent)
         elif kind == 2:
             depth = self.c.integer(0, 3)
             self.assign(lambda a: f"_tj_rec({a}, {depth})" if dt.is_float(self.ns[a].dtype)
                         else None, indent)
-        elif kind == 3 and indent == 1:
+        elif kind == 3 and top:
             a = self.pick(lambda t: t.ndim >= 1)
             if a is None:
                 return
             target, k = self.fresh(), self.c.integer(0, self.ns[a].shape[0] + 1)
-            code = (f"try:\n    {target} = {a}[{k}]\nexcept IndexError:\n"
-                    f"    {target} = {a}.sum(0) * 0.5")
-            trial = self._try_exec(code)
-            if trial is not None and self._ok_value(trial[target]):
-                self.ns = trial
-                for line in code.splitlines():
-                    self.emit(line, indent)
-                self.visible.append(target)
+            self._try_block(target, f"{target} = {a}[{k}]", "IndexError",
+                            f"{target} = {a}.sum(0) * 0.5", indent)
+        elif kind == 4 and top:
+            self._python_statement(self.c.choice((
+                "CFG.calls = CFG.calls + 1", "TABLE['n'] = TABLE['n'] + len(LOG) + 1",
+                "CFG.scale = CFG.scale * 0.5")), indent)
+        elif kind == 5:
+            self.assign(lambda a: self.c.choice((
+                f"{a} * CFG.scale", f"{a} + CFG.calls", f"{a} * TABLE['bias']",
+                f"{a} + TABLE['n']")), indent)
+        elif kind == 6:
+            self.assign(lambda a: f"_tj_scale({a})" if dt.is_float(self.ns[a].dtype)
+                        else None, indent)
+        elif kind == 7 and top:
+            a = self.pick(lambda t: t.size > 0 and dt.is_float(t.dtype))
+            if a is None:
+                return
+            target = self.fresh()
+            self._try_block(target, f"if float({a}.sum()) > 0:\n        raise ValueError"
+                            f"('positive')\n    {target} = {a} + 1.0", "ValueError",
+                            f"{target} = {a} * 0.5", indent)
         else:
             self.assign(lambda a: f"{a} * float(len(LOG) + OFFSET)", indent)
+
+    def _python_statement(self, code, indent):
+        if self._try_exec(code) is not None:
+            self.emit(code, indent)
+
+    def _try_block(self, target, body, error, handler, indent):
+        code = f"try:\n    {body}\nexcept {error}:\n    {handler}"
+        trial = self._try_exec(code)
+        if trial is not None and self._ok_value(trial[target]):
+            self.ns = trial
+            for line in code.splitlines():
+                self.emit(line, indent)
+            self.visible.append(target)
 
     def statement(self, indent, depth=0):
         kind = self.c.integer(0, 99)

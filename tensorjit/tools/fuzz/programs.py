@@ -149,11 +149,36 @@ HEADER = ("import numpy as np\n"
           "from tensorjit import Tensor, ops\n\n\n")
 
 # Python state a program may read and change (issue 17): globals rebound between calls
-# (``_tj_step``), a list the program appends to, a recursive helper. The checker resets it
-# before each run and compares ``_tj_state()`` after each call with eager's.
+# (``_tj_step``), a list the program appends to, an object whose attributes it reads and
+# writes, a dict it reads and writes, a helper whose closure variable ``_tj_step`` rebinds,
+# a recursive helper. The checker resets it before each run and compares ``_tj_state()``
+# after each call with eager's.
 STATE_HEADER = """SCALE = 1.5
 OFFSET = 1
 LOG = []
+
+
+class _TjConfig:
+    pass
+
+
+CFG = _TjConfig()
+TABLE = {"n": 0, "bias": 1.0}
+
+
+def _tj_closure():
+    k = 2.0
+
+    def scale(t):
+        return t * k
+
+    def set_k(value):
+        nonlocal k
+        k = value
+    return scale, set_k
+
+
+_tj_scale, _tj_set_k = _tj_closure()
 
 
 def _tj_rec(t, n):
@@ -164,21 +189,31 @@ def _tj_reset():
     global SCALE, OFFSET
     SCALE, OFFSET = 1.5, 1
     LOG.clear()
+    CFG.scale, CFG.calls = 0.5, 0
+    TABLE.clear()
+    TABLE.update(n=0, bias=1.0)
+    _tj_set_k(2.0)
 
 
 def _tj_step(n):
     global SCALE, OFFSET
     SCALE = (1.5, 1.5, -0.5, 2.0)[n % 4]
     OFFSET = 1 if n < 5 else 3
+    CFG.scale = (0.5, 0.5, 2.0)[n % 3]
+    TABLE["bias"] = (1.0, -1.0, -1.0, 3.0)[n % 4]
+    _tj_set_k((2.0, 2.0, 0.25)[n % 3])
 
 
 def _tj_state():
-    return SCALE, OFFSET, list(LOG)
+    return SCALE, OFFSET, list(LOG), CFG.scale, CFG.calls, dict(TABLE)
 
 
 def _tj_restore(state):
     global SCALE, OFFSET
     SCALE, OFFSET, LOG[:] = state[0], state[1], state[2]
+    CFG.scale, CFG.calls = state[3], state[4]
+    TABLE.clear()
+    TABLE.update(state[5])
 
 
 """

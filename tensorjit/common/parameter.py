@@ -1,0 +1,5 @@
+"""``tensorjit.common.parameter`` (``mindspore.common.parameter``)."""
+from ..tensor import Parameter
+from ..nn.cell import ParameterTuple
+
+__all__ = ["Parameter", "ParameterTuple"]

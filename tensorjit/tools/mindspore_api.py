@@ -1,0 +1,123 @@
+"""MindSpore's public ``ops`` and ``nn`` names, and which of them tensorjit provides.
+
+    python -m tensorjit.tools.mindspore_api --mindspore-python PATH   # refresh the file
+    python -m tensorjit.tools.mindspore_api --check                    # coverage, no writes
+
+Refreshing runs MindSpore's interpreter (``--mindspore-python`` or
+``$TENSORJIT_MINDSPORE_PYTHON``) to list ``mindspore.ops.__all__`` and
+``mindspore.nn.__all__`` with each name's kind (class or function), then marks as claimed
+every name tensorjit offers under the same namespace with the same kind. The result is
+``tests/mindspore_ref/mindspore_api.json``; ``tests/core/test_api_coverage.py`` checks
+every claimed name and the coverage figure the README states.
+"""
+import argparse
+import inspect
+import json
+import os
+import subprocess
+import sys
+
+NAMESPACES = ("ops", "nn")
+# names tensorjit has but does not claim, with the reason
+NOT_CLAIMED = {"ops": {"Primitive": "tensorjit.ops.Primitive is the primitive registry's "
+                                    "class, not MindSpore's base class for custom operators"},
+               "nn": {}}
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))), "tests", "mindspore_ref", "mindspore_api.json")
+
+# run by MindSpore's interpreter: prints {namespace: {name: kind}} and the version
+_LISTER = r"""
+import inspect, json, sys, warnings
+warnings.filterwarnings("ignore")
+import mindspore, mindspore.ops, mindspore.nn
+out = {"version": mindspore.__version__}
+for ns in %r:
+    module = getattr(mindspore, ns)
+    names = {}
+    for name in sorted(set(module.__all__)):
+        obj = getattr(module, name, None)
+        names[name] = "class" if inspect.isclass(obj) else \
+            "function" if callable(obj) else "other"
+    out[ns] = names
+sys.stdout.write(json.dumps(out))
+""" % (NAMESPACES,)
+
+
+def kind_of(obj):
+    if inspect.isclass(obj):
+        return "class"
+    return "function" if callable(obj) else "other"
+
+
+def list_mindspore(python):
+    proc = subprocess.run([python, "-c", _LISTER], capture_output=True, text=True,
+                          timeout=600)
+    if proc.returncode != 0:
+        raise SystemExit(f"listing MindSpore's API with {python} failed:\n{proc.stderr[-2000:]}")
+    return json.loads(proc.stdout[proc.stdout.index("{"):])
+
+
+def claims(listing):
+    """{namespace: sorted names tensorjit offers with MindSpore's kind}."""
+    import tensorjit
+    found = {}
+    for ns in NAMESPACES:
+        module = getattr(tensorjit, ns)
+        found[ns] = sorted(name for name, kind in listing[ns].items()
+                           if kind != "other" and name not in NOT_CLAIMED[ns]
+                           and hasattr(module, name) and kind_of(getattr(module, name)) == kind)
+    return found
+
+
+def coverage(record):
+    claimed = sum(len(record["claimed"][ns]) for ns in NAMESPACES)
+    total = sum(len(record["mindspore"][ns]) for ns in NAMESPACES)
+    return claimed, total
+
+
+def summary(record):
+    claimed, total = coverage(record)
+    parts = [f"{ns}: {len(record['claimed'][ns])} / {len(record['mindspore'][ns])}"
+             for ns in NAMESPACES]
+    return (f"MindSpore {record['version']} public API claimed: {claimed} / {total} "
+            f"({'; '.join(parts)})")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mindspore-python",
+                        default=os.environ.get("TENSORJIT_MINDSPORE_PYTHON"),
+                        help="MindSpore's interpreter (to refresh the name lists)")
+    parser.add_argument("--check", action="store_true",
+                        help="only report: recompute the claims against the stored lists")
+    parser.add_argument("--output", default=DATA)
+    args = parser.parse_args(argv)
+    if args.check or not args.mindspore_python:
+        if not args.check:
+            print("no MindSpore interpreter given (--mindspore-python or "
+                  "$TENSORJIT_MINDSPORE_PYTHON): reporting the stored lists")
+        with open(args.output, encoding="utf-8") as f:
+            record = json.load(f)
+        fresh = claims({ns: record["mindspore"][ns] for ns in NAMESPACES})
+        if fresh != record["claimed"]:
+            for ns in NAMESPACES:
+                added = sorted(set(fresh[ns]) - set(record["claimed"][ns]))
+                lost = sorted(set(record["claimed"][ns]) - set(fresh[ns]))
+                if added or lost:
+                    print(f"{ns}: now offered but not claimed {added}; claimed but missing "
+                          f"{lost}")
+        print(summary(record))
+        return 0 if fresh == record["claimed"] else 1
+    listing = list_mindspore(args.mindspore_python)
+    record = {"version": listing["version"],
+              "mindspore": {ns: listing[ns] for ns in NAMESPACES},
+              "claimed": claims(listing)}
+    with open(args.output, "w", encoding="utf-8") as f:
+        json.dump(record, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print(summary(record))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,289 @@
+"""Sample calls of MindSpore's operator classes, shared by the recorder (run with MindSpore's
+interpreter: ``record_op_classes.py``) and the test (``tests/core/test_op_classes.py``).
+
+Plain NumPy only, so both interpreters import it. A case is
+``(class name, constructor keywords, inputs)``; an input is an ndarray (a tensor), a Python
+value passed as it is, ``("dtype", name)`` for a dtype, or ``("tensors", [arrays])`` for a
+tuple of tensors.
+"""
+import numpy as np
+
+
+def _dtype(name):
+    return ("dtype", name)
+
+
+def _tensors(*arrays):
+    return ("tensors", list(arrays))
+
+
+def cases():
+    rng = np.random.default_rng(20)
+
+    def f(*shape):
+        return rng.standard_normal(shape).astype(np.float32)
+
+    def pos(*shape):
+        return rng.uniform(0.5, 2.0, shape).astype(np.float32)
+
+    def ints(*shape, hi=4):
+        return rng.integers(0, hi, shape).astype(np.int32)
+
+    def probs(*shape):
+        p = rng.uniform(0.1, 1.0, shape).astype(np.float32)
+        return p / p.sum(-1, keepdims=True)
+
+    a, b = f(2, 3), f(2, 3)
+    x3 = f(2, 3, 4)
+    unary = [(name, {}, [f(2, 3)]) for name in
+             ("Abs", "Neg", "Sign", "Exp", "Sin", "Cos", "Tanh", "Sigmoid", "ReLU", "Erf",
+              "Softsign", "Floor", "Ceil", "Round", "Square", "ZerosLike", "OnesLike",
+              "HSwish", "HSigmoid", "GeLU", "FastGeLU", "ReLU6", "Softplus", "Mish",
+              "Atan", "Expm1", "SeLU", "IsNan", "IsInf", "IsFinite")]
+    unary += [(name, {}, [pos(2, 3)]) for name in ("Log", "Sqrt", "Rsqrt", "Reciprocal",
+                                                   "Log1p", "Tan")]
+    binary = [(name, {}, [f(2, 3), f(3)]) for name in
+              ("Add", "Sub", "Mul", "RealDiv", "Div", "Maximum", "Minimum", "Atan2",
+               "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
+               "SquaredDifference")]
+    binary += [("Pow", {}, [pos(2, 3), f(2, 3)]),
+               ("FloorDiv", {}, [f(2, 3) * 4, pos(2, 3)]),
+               ("FloorMod", {}, [f(2, 3) * 4, pos(2, 3)])]
+    bools = [(name, {}, [rng.random((2, 3)) > 0.5, rng.random((2, 3)) > 0.5])
+             for name in ("LogicalAnd", "LogicalOr", "LogicalXor")]
+    bools += [("LogicalNot", {}, [rng.random((2, 3)) > 0.5]),
+              ("BitwiseAnd", {}, [ints(2, 3, hi=9), ints(2, 3, hi=9)]),
+              ("BitwiseOr", {}, [ints(2, 3, hi=9), ints(2, 3, hi=9)]),
+              ("BitwiseXor", {}, [ints(2, 3, hi=9), ints(2, 3, hi=9)])]
+    logits, labels = f(4, 5), ints(4, hi=5)
+    onehot = np.eye(5, dtype=np.float32)[ints(4, hi=5)]
+    structured = [
+        ("MatMul", {}, [f(2, 3), f(3, 4)]),
+        ("MatMul", {"transpose_a": True}, [f(3, 2), f(3, 4)]),
+        ("MatMul", {"transpose_b": True}, [f(2, 3), f(4, 3)]),
+        ("MatMul", {"transpose_a": True, "transpose_b": True}, [f(3, 2), f(4, 3)]),
+        ("BatchMatMul", {}, [f(2, 2, 3), f(2, 3, 4)]),
+        ("BatchMatMul", {"transpose_b": True}, [f(2, 2, 3), f(2, 4, 3)]),
+        ("BatchMatMul", {"transpose_a": True}, [f(2, 3, 2), f(2, 3, 4)]),
+        ("Transpose", {}, [x3, (2, 0, 1)]),
+        ("Reshape", {}, [x3, (4, -1)]),
+        ("ExpandDims", {}, [a, -1]),
+        ("Squeeze", {}, [f(1, 3, 1)]),
+        ("Squeeze", {"axis": 2}, [f(1, 3, 1)]),
+        ("Flatten", {}, [x3]),
+        ("Cast", {}, [a, _dtype("int32")]),
+        ("Cast", {}, [ints(2, 3), _dtype("float16")]),
+        ("Tile", {}, [a, (2, 1, 2)]),
+        ("BroadcastTo", {"shape": (4, 2, 3)}, [a]),
+        ("Shape", {}, [x3]),
+        ("Rank", {}, [x3]),
+        ("Size", {}, [x3]),
+        ("ReduceMean", {}, [x3]),
+        ("ReduceMean", {"keep_dims": True}, [x3, 1]),
+        ("ReduceMean", {}, [x3, (0, 2)]),
+        ("ReduceSum", {"keep_dims": True}, [x3, (1, 2)]),
+        ("ReduceSum", {}, [x3]),
+        ("ReduceMax", {}, [x3, 2]),
+        ("ReduceMax", {"keep_dims": True}, [x3]),
+        ("ReduceMin", {}, [x3, (0, 1)]),
+        ("ReduceProd", {"keep_dims": True}, [pos(2, 3), 1]),
+        ("ReduceAll", {}, [rng.random((2, 3)) > 0.3, 1]),
+        ("ReduceAny", {"keep_dims": True}, [rng.random((2, 3)) > 0.7, 0]),
+        ("Softmax", {}, [x3]),
+        ("Softmax", {"axis": 1}, [x3]),
+        ("Softmax", {"axis": (0,)}, [x3]),
+        ("LogSoftmax", {"axis": 1}, [x3]),
+        ("Concat", {}, [_tensors(a, b)]),
+        ("Concat", {"axis": 1}, [_tensors(a, b, f(2, 1))]),
+        ("Stack", {}, [_tensors(a, b)]),
+        ("Stack", {"axis": -1}, [_tensors(a, b)]),
+        ("Unstack", {}, [x3]),
+        ("Unstack", {"axis": 2}, [x3]),
+        ("Split", {"axis": 2, "output_num": 2}, [x3]),
+        ("Split", {"axis": 1, "output_num": 3}, [x3]),
+        ("OneHot", {}, [ints(3, hi=4), 4, np.float32(1.0), np.float32(0.0)]),
+        ("OneHot", {"axis": 0}, [ints(3, hi=4), 4, np.float32(2.0), np.float32(-1.0)]),
+        ("Gather", {}, [x3, ints(5, hi=3), 1]),
+        ("Gather", {}, [f(5, 2), ints(2, 3, hi=5), 0]),
+        ("GatherD", {}, [a, 1, ints(2, 2, hi=3)]),
+        ("Select", {}, [rng.random((2, 3)) > 0.5, a, b]),
+        ("Argmax", {}, [x3]),
+        ("Argmax", {"axis": 1}, [x3]),
+        ("Argmax", {"axis": 0, "output_type": _dtype("int64")}, [x3]),
+        ("Argmin", {"axis": 2}, [x3]),
+        ("ArgMaxWithValue", {}, [x3]),
+        ("ArgMaxWithValue", {"axis": 2, "keep_dims": True}, [x3]),
+        ("ArgMinWithValue", {"axis": 1}, [x3]),
+        ("TopK", {}, [x3, 2]),
+        ("TopK", {"sorted": True}, [f(6), 3]),
+        ("Sort", {}, [x3]),
+        ("Sort", {"axis": 0, "descending": True}, [x3]),
+        ("LayerNorm", {}, [x3, pos(3, 4), f(3, 4)]),
+        ("LayerNorm", {"begin_norm_axis": -1, "begin_params_axis": -1}, [x3, pos(4), f(4)]),
+        ("LayerNorm", {"begin_norm_axis": 1, "begin_params_axis": -1, "epsilon": 1e-5},
+         [x3, pos(4), f(4)]),
+        ("BiasAdd", {}, [x3, f(3)]),
+        ("BiasAdd", {}, [f(2, 3, 2, 2), f(3)]),
+        ("Elu", {}, [f(2, 3)]),
+        ("PReLU", {}, [f(2, 3, 2), pos(3) * 0.2]),
+        ("SoftmaxCrossEntropyWithLogits", {}, [logits, onehot]),
+        ("SoftmaxCrossEntropyWithLogits", {}, [logits, probs(4, 5)]),
+        ("SparseSoftmaxCrossEntropyWithLogits", {}, [logits, labels]),
+        ("SparseSoftmaxCrossEntropyWithLogits", {"is_grad": True}, [logits, labels]),
+        ("KLDivLoss", {}, [f(2, 3), probs(2, 3)]),
+        ("KLDivLoss", {"reduction": "sum"}, [f(2, 3), probs(2, 3)]),
+        ("KLDivLoss", {"reduction": "batchmean"}, [f(2, 3), probs(2, 3)]),
+        ("BCEWithLogitsLoss", {}, [f(2, 3), rng.uniform(0, 1, (2, 3)).astype(np.float32),
+                                   pos(2, 3), pos(3)]),
+        ("BCEWithLogitsLoss", {"reduction": "none"},
+         [f(2, 3), rng.uniform(0, 1, (2, 3)).astype(np.float32), pos(2, 3), pos(3)]),
+        ("BinaryCrossEntropy", {}, [rng.uniform(0.05, 0.95, (2, 3)).astype(np.float32),
+                                    rng.uniform(0, 1, (2, 3)).astype(np.float32),
+                                    pos(2, 3)]),
+        ("SmoothL1Loss", {}, [f(2, 3), f(2, 3)]),
+        ("SmoothL1Loss", {"beta": 0.5, "reduction": "mean"}, [f(2, 3), f(2, 3)]),
+        ("NLLLoss", {}, [f(4, 5), labels, pos(5)]),
+        ("NLLLoss", {"reduction": "sum"}, [f(4, 5), labels, pos(5)]),
+        ("NLLLoss", {"reduction": "none"}, [f(4, 5), labels, pos(5)]),
+        ("Conv2D", {"out_channel": 4, "kernel_size": 3}, [f(1, 2, 5, 5), f(4, 2, 3, 3)]),
+        ("Conv2D", {"out_channel": 4, "kernel_size": 3, "pad_mode": "pad", "pad": 1,
+                    "stride": 2}, [f(1, 2, 5, 5), f(4, 2, 3, 3)]),
+        ("Conv2D", {"out_channel": 4, "kernel_size": 3, "pad_mode": "same", "group": 2},
+         [f(1, 2, 5, 5), f(4, 1, 3, 3)]),
+        ("MaxPool", {"kernel_size": 2, "strides": 2}, [f(1, 2, 4, 4)]),
+        ("MaxPool", {"kernel_size": 3, "strides": 1, "pad_mode": "same"}, [f(1, 2, 4, 4)]),
+        ("AvgPool", {"kernel_size": 2, "strides": 2}, [f(1, 2, 4, 4)]),
+        ("Pad", {"paddings": ((1, 0), (0, 2))}, [a]),
+        ("Fill", {}, [_dtype("float32"), (2, 3), 1.5]),
+        ("Ones", {}, [(2, 3), _dtype("float32")]),
+        ("Zeros", {}, [(3,), _dtype("int32")]),
+        ("Eye", {}, [2, 3, _dtype("float32")]),
+        ("L2Normalize", {}, [a]),
+        ("L2Normalize", {"axis": 1, "epsilon": 1e-12}, [a]),
+        ("AddN", {}, [_tensors(a, b, a)]),
+        ("Depend", {}, [a, b]),
+        ("StopGradient", {}, [a]),
+        ("Slice", {}, [x3, (0, 1, 1), (2, -1, 2)]),
+        ("Tril", {}, [f(3, 4)]),
+        ("Triu", {"diagonal": -1}, [f(3, 4)]),
+        ("IsClose", {"rtol": 0.1, "atol": 0.2}, [a, a + f(2, 3) * 0.2]),
+        ("Lerp", {}, [a, b, pos(2, 3) * 0.3]),
+        ("Dense", {}, [f(2, 3), f(4, 3), f(4)]),
+        ("CeLU", {"alpha": 0.5}, [f(2, 3)]),
+        ("GLU", {"axis": 1}, [f(2, 4)]),
+        ("Identity", {}, [a]),
+        ("Range", {}, [np.float32(1.0), np.float32(4.0), np.float32(0.5)]),
+        ("LinSpace", {}, [np.float32(-1.0), np.float32(2.0), 7]),
+        ("ReduceStd", {}, [x3]),
+        ("ReduceStd", {"axis": 1, "unbiased": False, "keep_dims": True}, [x3]),
+        ("Mod", {}, [f(2, 3) * 4, f(2, 3) + 3]),
+        ("Mod", {}, [np.array([7, -7, 5, -5], np.int32), np.array([3, 3, -2, -2], np.int32)]),
+        ("MaskedFill", {}, [a, rng.random((2, 3)) > 0.5, np.float32(-7.0)]),
+        ("ScalarToTensor", {}, [3, _dtype("float32")]),
+        ("TensorShape", {}, [x3]),
+        ("Expand", {}, [f(3, 1), np.array([2, 3, 4], np.int64)]),
+        ("TensorAdd", {}, [a, b]),
+        ("L2Loss", {}, [a]),
+    ]
+    return unary + binary + bools + structured
+
+
+def nn_cases():
+    """Cells with deterministic parameters: losses, activations, normalisation, and
+    convolutions given their weights (``weight_init`` arrays)."""
+    rng = np.random.default_rng(21)
+
+    def f(*shape):
+        return rng.standard_normal(shape).astype(np.float32)
+
+    def pos(*shape):
+        return rng.uniform(0.5, 2.0, shape).astype(np.float32)
+
+    def ints(*shape, hi=4):
+        return rng.integers(0, hi, shape).astype(np.int32)
+
+    def probs(*shape, axis=-1):
+        p = rng.uniform(0.1, 1.0, shape).astype(np.float32)
+        return p / p.sum(axis, keepdims=True)
+
+    logits, labels = f(4, 5), ints(4, hi=5)
+    onehot = np.eye(5, dtype=np.float32)[ints(4, hi=5)]
+    unit = rng.uniform(0, 1, (2, 3)).astype(np.float32)
+    ignored = labels.copy()
+    ignored[1] = 2
+    losses = [
+        ("SoftmaxCrossEntropyWithLogits", {}, [logits, onehot]),
+        ("SoftmaxCrossEntropyWithLogits", {"sparse": True}, [logits, labels]),
+        ("SoftmaxCrossEntropyWithLogits", {"sparse": True, "reduction": "mean"},
+         [logits, labels]),
+        ("SoftmaxCrossEntropyWithLogits", {"reduction": "sum"}, [logits, probs(4, 5)]),
+        ("CrossEntropyLoss", {}, [logits, labels]),
+        ("CrossEntropyLoss", {"label_smoothing": 0.1}, [logits, labels]),
+        ("CrossEntropyLoss", {"weight": pos(5), "reduction": "sum"}, [logits, labels]),
+        ("CrossEntropyLoss", {"weight": pos(5), "label_smoothing": 0.2}, [logits, labels]),
+        ("CrossEntropyLoss", {"ignore_index": 2, "reduction": "none"}, [logits, ignored]),
+        ("CrossEntropyLoss", {}, [logits, probs(4, 5)]),
+        ("CrossEntropyLoss", {"label_smoothing": 0.3}, [logits, probs(4, 5)]),
+        ("CrossEntropyLoss", {}, [f(2, 5, 3), ints(2, 3, hi=5)]),
+        ("BCEWithLogitsLoss", {}, [f(2, 3), unit]),
+        ("BCEWithLogitsLoss", {"reduction": "sum", "weight": pos(2, 3), "pos_weight": pos(3)},
+         [f(2, 3), unit]),
+        ("BCELoss", {}, [rng.uniform(0.05, 0.95, (2, 3)).astype(np.float32), unit]),
+        ("BCELoss", {"weight": pos(2, 3), "reduction": "none"},
+         [rng.uniform(0.05, 0.95, (2, 3)).astype(np.float32), unit]),
+        ("SmoothL1Loss", {}, [f(2, 3), f(2, 3)]),
+        ("SmoothL1Loss", {"beta": 0.5, "reduction": "mean"}, [f(2, 3), f(2, 3)]),
+        ("NLLLoss", {}, [f(4, 5), labels]),
+        ("NLLLoss", {"weight": pos(5), "reduction": "sum"}, [f(4, 5), labels]),
+        ("NLLLoss", {"ignore_index": 2, "reduction": "none"}, [f(4, 5), ignored]),
+        ("KLDivLoss", {}, [f(2, 3), probs(2, 3)]),
+        ("KLDivLoss", {"reduction": "batchmean"}, [f(2, 3), probs(2, 3)]),
+        ("KLDivLoss", {"reduction": "none"}, [f(2, 3), probs(2, 3)]),
+        ("CosineEmbeddingLoss", {}, [f(3, 4), f(3, 4), np.array([1, -1, 1], np.int32)]),
+        ("CosineEmbeddingLoss", {"margin": 0.2, "reduction": "none"},
+         [f(3, 4), f(3, 4), np.array([-1, -1, 1], np.int32)]),
+        ("MSELoss", {}, [f(2, 3), f(2, 3)]),
+        ("L1Loss", {"reduction": "sum"}, [f(2, 3), f(2, 3)]),
+    ]
+    activations = [(name, init, [f(2, 4, 3)]) for name, init in [
+        ("ReLU", {}), ("ReLU6", {}), ("LeakyReLU", {"alpha": 0.1}), ("GELU", {}),
+        ("GELU", {"approximate": False}), ("SiLU", {}), ("Sigmoid", {}), ("Tanh", {}),
+        ("Softmax", {"axis": 1}), ("LogSoftmax", {}), ("ELU", {}), ("Mish", {}),
+        ("HSwish", {}), ("HSigmoid", {}), ("PReLU", {}), ("PReLU", {"channel": 4, "w": 0.1}),
+        ("SeLU", {}), ("CELU", {"alpha": 0.5}), ("LogSigmoid", {}), ("Softsign", {}),
+        ("Hardtanh", {"min_val": -0.5, "max_val": 0.7}), ("GLU", {"axis": 1})]]
+    x2 = f(2, 4, 3, 3)
+    layers = [
+        ("GroupNorm", {"num_groups": 2, "num_channels": 4}, [x2]),
+        ("GroupNorm", {"num_groups": 1, "num_channels": 4, "gamma_init": pos(4),
+                       "beta_init": f(4)}, [x2]),
+        ("Conv1d", {"in_channels": 4, "out_channels": 2, "kernel_size": 3,
+                    "weight_init": f(2, 4, 3)}, [f(2, 4, 7)]),
+        ("Conv1d", {"in_channels": 4, "out_channels": 2, "kernel_size": 3, "stride": 2,
+                    "pad_mode": "pad", "padding": 1, "has_bias": True,
+                    "weight_init": f(2, 4, 3), "bias_init": f(2)}, [f(2, 4, 7)]),
+        ("Conv1d", {"in_channels": 4, "out_channels": 4, "kernel_size": 2, "dilation": 2,
+                    "pad_mode": "valid", "group": 2, "weight_init": f(4, 2, 2)},
+         [f(2, 4, 7)]),
+        ("Conv2dTranspose", {"in_channels": 4, "out_channels": 2, "kernel_size": 3,
+                             "stride": 2, "weight_init": f(4, 2, 3, 3)}, [x2]),
+        ("Conv2dTranspose", {"in_channels": 4, "out_channels": 2, "kernel_size": 2,
+                             "stride": 3, "weight_init": f(4, 2, 2, 2)}, [x2]),
+        ("Conv2dTranspose", {"in_channels": 4, "out_channels": 2, "kernel_size": 3,
+                             "pad_mode": "valid", "has_bias": True,
+                             "weight_init": f(4, 2, 3, 3), "bias_init": f(2)}, [x2]),
+        ("Conv2dTranspose", {"in_channels": 4, "out_channels": 4, "kernel_size": 3,
+                             "stride": 2, "pad_mode": "pad", "padding": 1,
+                             "output_padding": 1, "group": 2, "weight_init": f(4, 2, 3, 3),
+                             "has_bias": True, "bias_init": f(4)},
+         [x2]),
+        ("Conv2dTranspose", {"in_channels": 4, "out_channels": 2, "kernel_size": 3,
+                             "dilation": 2, "stride": 2, "weight_init": f(4, 2, 3, 3)},
+         [x2]),
+        ("Conv3d", {"in_channels": 2, "out_channels": 3, "kernel_size": 2,
+                    "weight_init": f(3, 2, 2, 2, 2)}, [f(1, 2, 3, 4, 3)]),
+        ("Conv3d", {"in_channels": 2, "out_channels": 3, "kernel_size": (2, 3, 2),
+                    "stride": 2, "pad_mode": "pad", "padding": 1, "has_bias": True,
+                    "weight_init": f(3, 2, 2, 3, 2), "bias_init": f(3)}, [f(1, 2, 3, 4, 3)]),
+    ]
+    return losses + activations + layers

@@ -1,0 +1,85 @@
+"""What the table must cover: every registered primitive and every public op of
+``tensorjit.ops``, and which primitives running an entry actually binds."""
+import contextlib
+
+import tensorjit as tj
+from tensorjit.ir.graph import Node
+from tensorjit.ops import Primitive
+
+from .run import quiet
+
+# Names in ``tensorjit.ops`` that are not tensor operations
+NOT_OPS = {
+    "Primitive": "the registry's class", "ShapedArray": "abstract values",
+    "Tensor": "the tensor class", "as_tensor": "argument conversion (coerce.py)",
+    "constant": "argument conversion (coerce.py)", "binary": "the family's primitive factory",
+    "unary": "the family's primitive factory", "same_aval": "a shape rule",
+    "broadcast_shapes": "a shape computation on tuples", "set_seed": "seeds the generator",
+}
+
+HOW_TO_ADD = ("add an entry for each: op(name, ref=<NumPy formula>, dtypes=..., "
+              "samples=<a generator from tests/opinfo/samples.py>) in the family's "
+              "tests/opinfo/table_<family>.py (docs/architecture.md, 'How to add an op')")
+
+
+def public_ops():
+    """name -> function for every public callable of ``tensorjit.ops`` that is an op."""
+    out = {}
+    for name in dir(tj.ops):
+        value = getattr(tj.ops, name)
+        if name.startswith("_") or name in NOT_OPS or not callable(value) \
+                or isinstance(value, type) or type(value).__name__ == "module":
+            continue
+        out[name] = value
+    return out
+
+
+def covered_ops(table):
+    """Public op names the table covers: entry names and their declared aliases."""
+    names = set()
+    for entry in table.values():
+        names.add(entry.name)
+        names.update(entry.aliases)
+    return names
+
+
+def covered_primitives(table):
+    return {p for entry in table.values() for p in entry.prims}
+
+
+@contextlib.contextmanager
+def recording_binds():
+    """The names of the primitives bound, or put into a graph by a capture (guards,
+    assignments), inside the block."""
+    seen = set()
+    bind, make_node = Primitive.bind, Node.__init__
+
+    def recording_bind(self, *args, **params):
+        seen.add(self.name)
+        return bind(self, *args, **params)
+
+    def recording_node(self, prim, *args, **kwargs):
+        seen.add(prim.name)
+        make_node(self, prim, *args, **kwargs)
+    Primitive.bind, Node.__init__ = recording_bind, recording_node
+    try:
+        yield seen
+    finally:
+        Primitive.bind, Node.__init__ = bind, make_node
+
+
+def bound_primitives(entry, samples):
+    """The primitives that running ``entry`` on ``samples`` binds (forward and gradient).
+    Jitted functions are compiled afresh, so their captures run."""
+    from tensorjit.jit.cache import CACHE
+    CACHE.clear()
+    from .grads import analytic, cotangents, diff_positions
+    with recording_binds() as seen, quiet():
+        for sample in samples:
+            try:
+                entry.op(*sample.tensors(), **sample.kwargs)
+                if diff_positions(entry, sample):
+                    analytic(entry, sample, cotangents(entry, sample, entry.rng("cover")))
+            except Exception:
+                pass
+    return seen

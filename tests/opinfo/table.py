@@ -1,0 +1,9 @@
+"""The op table: every family's entries, in one dict (``TABLE``: name -> OpInfo).
+
+A new op is one ``op(...)`` declaration in the family module it belongs to (or a new
+``table_<family>.py`` imported here); see docs/architecture.md, "How to add an op"."""
+from .core import TABLE  # noqa: F401
+from . import (table_unary, table_binary, table_reduction, table_shape,  # noqa: F401
+               table_indexing, table_creation, table_nn, table_loss, table_cumulative,
+               table_graph, table_runtime, table_sorting, table_activation, table_conv,
+               table_compat, table_loops, table_attention, table_mindspore)
