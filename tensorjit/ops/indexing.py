@@ -183,7 +183,7 @@ def _add_impl(x, value, *idx, spec):
     index = _build_index(spec, idx)
     if not idx:
         out[index] += value
-    elif spec == (("t",),):
+    elif spec == (("t",),) and out.dtype.kind in "fiuc":      # bool: add.at's logical or
         _add_rows(out, idx[0], value)
     else:
         np.add.at(out, index, value)     # repeated indices accumulate
