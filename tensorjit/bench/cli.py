@@ -7,6 +7,7 @@
     python -m tensorjit.bench fusion          # O1's fusion targets, alternated (fusion.py)
     python -m tensorjit.bench resnet18        # whole-model training steps (training.py):
     python -m tensorjit.bench gpt             #   resnet18, gpt, or training for both
+    python -m tensorjit.bench kernels         # their kernels against PyTorch (kernels.py)
     python -m tensorjit.bench data_parallel   # ResNet-18 on 1 and 2 MPI ranks (data_parallel.py)
     python -m tensorjit.bench vmap            # vmap against batching by hand (vmap.py)
     python -m tensorjit.bench pipeline        # a CNN train loop fed by tensorjit.dataset
@@ -161,6 +162,9 @@ def main(argv=None):
     if argv[:1] in (["resnet18"], ["gpt"], ["training"]):      # bench/training.py
         from . import training
         return training.main(argv)
+    if argv[:1] == ["kernels"]:             # its own options: bench/kernels.py
+        from . import kernels
+        return kernels.main(argv[1:])
     if argv[:1] == ["data_parallel"]:       # its own options: bench/data_parallel.py
         from . import data_parallel
         return data_parallel.main(argv[1:])

@@ -22,7 +22,8 @@ It reads one JSON request per line on stdin and answers one JSON line on stdout:
 Inputs come from ``np.random.default_rng(0)`` in every worker, so all see the same arrays.
 The workloads (``WORKLOADS``) are O1's fusion targets: an elementwise chain with
 transcendentals, exact GELU, softmax and layer norm, in float32; ``vmap_workloads.py``
-adds vmap against the same computation batched by hand.
+adds vmap against the same computation batched by hand, ``kernel_workloads.py`` the
+training kernels of ResNet-18 and the GPT decoder (``python -m tensorjit.bench kernels``).
 """
 import importlib
 import json
@@ -36,6 +37,10 @@ try:                               # imported as tensorjit.bench.peers.server (b
     from .vmap_workloads import VMAP_WORKLOADS, VMAP_BUILDERS
 except ImportError:                # run as a script: this directory is on sys.path
     from vmap_workloads import VMAP_WORKLOADS, VMAP_BUILDERS
+try:
+    from .kernel_workloads import KERNELS, BUILDERS as KERNEL_BUILDERS
+except ImportError:
+    from kernel_workloads import KERNELS, BUILDERS as KERNEL_BUILDERS
 
 ROWS, WIDTH = 2048, 1024
 WORKLOADS = {
@@ -207,10 +212,11 @@ def _build(builder, request, built):
     if request["workload"] in TRAINING:
         return _build_training(request, built)
     workload = request["workload"]
-    if workload in VMAP_WORKLOADS:
-        builder = VMAP_BUILDERS.get(_framework)
+    if workload in VMAP_WORKLOADS or workload in KERNELS:
+        builders = VMAP_BUILDERS if workload in VMAP_WORKLOADS else KERNEL_BUILDERS
+        builder = builders.get(_framework)
         if builder is None:
-            raise NotImplementedError(f"no vmap workload for {_framework}")
+            raise NotImplementedError(f"no workload {workload} for {_framework}")
     elif workload not in WORKLOADS and not (
             builder is tensorjit_builder and workload in TENSORJIT_WORKLOADS):
         raise NotImplementedError(f"unknown workload {workload!r}")
@@ -244,6 +250,8 @@ def _build_training(request, built):
         if sum(times) > request.get("budget_s", float("inf")):
             break
     np.save(request["output"], np.array(losses, np.float64))
+    if hasattr(module, "settle"):        # tensorjit: kernels still compiling (tiered)
+        module.settle()
     peak = peak_rss(lambda: to_float(step()))
     call = min(_loop(step, (), sync, 1) for _ in range(2))
     key = f"{request['workload']}/{request['variant']}"
