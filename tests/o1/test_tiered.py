@@ -135,3 +135,42 @@ def test_a_forked_child_compiles_the_kernels_its_parent_queued(tmp_path):
                             text=True, timeout=300, env=env)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "child 0 parent True" in result.stdout, (result.stdout, result.stderr[-3000:])
+
+
+class _Kernel:
+    """What the server is told about a kernel: where its cache is, its name and source."""
+    def __init__(self, directory, k):
+        self.directory, self.stem = str(directory), f"k_{k}"
+        self.source = f"# kernel {k}\n" + "x = 0\n" * 2000          # ~12 KB
+
+
+def test_queueing_for_the_server_never_waits_for_its_compiles(tmp_path, monkeypatch):
+    """A server busy compiling reads one request per compile; the program's thread must
+    not wait on the pipe (64 KB) when it queues more than that: a writer thread sends."""
+    import collections
+    import threading
+    monkeypatch.setattr(background, "SERVER_COMMAND",
+                        [sys.executable, "-c", "import time; time.sleep(300)"])  # never reads
+    monkeypatch.setattr(background, "_state", {"worker": None, "interval": None,
+                                               "server": None, "outbox": None})
+    monkeypatch.setattr(background, "_waiting", {})
+    monkeypatch.setattr(background, "_queue", collections.deque())
+    monkeypatch.setattr(background, "_start_locked", lambda: None)
+    monkeypatch.setattr(background, "USE_SERVER", True)
+    key = (("<f4", 2, True, True),)
+    queued = threading.Thread(target=lambda: [background.submit(_Kernel(tmp_path, k), key, ())
+                                              for k in range(40)], daemon=True)
+    queued.start()
+    queued.join(120)                   # a hang check: with blocking writes, for ever
+    server = background._state["server"]
+    try:
+        assert not queued.is_alive(), "submit waited for the server to read"
+        assert sum(len(v) for v in background._waiting.values()) == 40
+    finally:
+        server.kill()
+        server.wait()
+    for _ in range(600):               # the reply reader saw the server go: all re-queued
+        if background._state["server"] is False:
+            break
+        threading.Event().wait(0.05)
+    assert background._state["server"] is False and len(background._queue) == 40

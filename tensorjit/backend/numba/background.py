@@ -22,6 +22,7 @@ queued kernel is ready.
 import collections
 import json
 import os
+import queue
 import subprocess
 import sys
 import threading
@@ -32,11 +33,12 @@ from . import config
 
 ENABLED = os.environ.get("TENSORJIT_BACKGROUND_COMPILE", "1") != "0"
 USE_SERVER = os.environ.get("TENSORJIT_COMPILE_SERVER", "1") != "0"
+SERVER_COMMAND = [sys.executable, "-m", "tensorjit.backend.numba.compile_server"]
 SWITCH_INTERVAL = 2e-4        # seconds, while this process compiles (CPython's: 5e-3)
 
 _queue = collections.deque()  # (NativeKernel, signature key, Numba types): load / compile
 _lock = ForkSafeLock()
-_state = {"worker": None, "interval": None, "server": None}
+_state = {"worker": None, "interval": None, "server": None, "outbox": None}
 _waiting = {}                 # stem -> [(NativeKernel, key, types)] at the server
 _done = threading.Condition(threading.Lock())
 
@@ -145,12 +147,9 @@ def _to_server_locked(native, key, types):
         return False
     request = {"directory": native.directory, "stem": native.stem, "source": native.source,
                "arrays": spec}
-    try:
-        server.stdin.write(json.dumps(request) + "\n")
-        server.stdin.flush()
-    except (OSError, ValueError):
-        _state["server"] = False              # gone: this process compiles from now on
-        return False
+    # the writer thread sends it: the pipe holds ~64 KB, and the server reads a request
+    # only when it has compiled the one before, so a write here would wait for compiles
+    _state["outbox"].put(json.dumps(request) + "\n")
     _waiting.setdefault(native.stem, []).append((native, key, types))
     return True
 
@@ -164,16 +163,31 @@ def _start_server_locked():
         [package_root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     try:
         server = subprocess.Popen(
-            [sys.executable, "-m", "tensorjit.backend.numba.compile_server"],
+            SERVER_COMMAND,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, bufsize=1, env=env)
     except OSError:
         _state["server"] = False
         return None
     _state["server"] = server
+    _state["outbox"] = outbox = queue.SimpleQueue()
     threading.Thread(target=_read_replies, args=(server,), name="tensorjit-kernel-server",
                      daemon=True).start()
+    threading.Thread(target=_send_requests, args=(server, outbox),
+                     name="tensorjit-kernel-requests", daemon=True).start()
     return server
+
+
+def _send_requests(server, outbox):
+    """Write queued requests to the server (blocking on a full pipe is this thread's). If
+    the server is gone, its reply reader sees the end of its output and re-queues them."""
+    while True:
+        line = outbox.get()
+        try:
+            server.stdin.write(line)
+            server.stdin.flush()
+        except (OSError, ValueError):
+            return
 
 
 def _read_replies(server):
@@ -206,8 +220,9 @@ def _back_to_queue(items, compiled):
 
 
 def _after_fork_in_child():
-    _state["worker"] = None             # neither the thread nor the server came along
+    _state["worker"] = None             # neither the threads nor the server came along
     server, _state["server"] = _state["server"], None
+    _state["outbox"] = None
     if server:
         try:
             server.stdin.close()        # this process's copy of the pipe

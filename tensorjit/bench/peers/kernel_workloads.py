@@ -1,8 +1,9 @@
 """The training kernels of ResNet-18 and the GPT decoder on their own, at the models' shapes
 (``python -m tensorjit.bench kernels``): tensorjit jitted at O1 (its kernels: the
 convolution primitives, fused Numba kernels for batch norm and the rest) against PyTorch
-eager. Backward rows are forward + gradient: tensorjit takes ``grad`` of ``sum(f(x) * dy)``
-(one more fused multiply-sum), PyTorch ``autograd.grad(f(x), inputs, dy)``.
+eager. Backward rows are forward + gradient: tensorjit takes ``value_and_grad`` of
+``sum(f(x) * dy)`` (one more fused multiply-sum; the value keeps the forward from being
+dropped as dead code), PyTorch ``autograd.grad(f(x), inputs, dy)``.
 
 Each builder returns ``(fn, args, to_numpy, sync)`` like ``server.py``'s; ``to_numpy``
 gives the first gradient (or the output), so rows are checked against each other.
@@ -65,28 +66,28 @@ def tensorjit_builder(name, variant):
 
         def loss(x, w, dy):
             return (ops.conv2d(x, w, stride=stride, pad_mode="pad", padding=1) * dy).sum()
-        fn = ms.grad(loss, grad_position=(0, 1))
+        fn = ms.value_and_grad(loss, grad_position=(0, 1))
     elif name == "bn_relu_grad":
         def loss(x, g, b, dy):
             mean, var = ops.zeros(64, ms.float32), ops.ones(64, ms.float32)
             y = ops.batch_norm(x, mean, var, g, b, training=True)
             return (ops.relu(y) * dy).sum()
-        fn = ms.grad(loss, grad_position=(0, 1, 2))
+        fn = ms.value_and_grad(loss, grad_position=(0, 1, 2))
     elif name == "embedding_grad":
         def loss(table, ids, dy):
             return (table[ids] * dy).sum()
-        fn = ms.grad(loss, grad_position=0)
+        fn = ms.value_and_grad(loss, grad_position=0)
     elif name == "softmax_xent_grad":
         xent = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-        fn = ms.grad(lambda logits, labels: xent(logits, labels), grad_position=0)
+        fn = ms.value_and_grad(lambda logits, labels: xent(logits, labels), grad_position=0)
     elif name == "layernorm_grad":
         def loss(x, g, b, dy):
             return (ops.layer_norm(x, (256,), g, b, 1e-5) * dy).sum()
-        fn = ms.grad(loss, grad_position=(0, 1, 2))
+        fn = ms.value_and_grad(loss, grad_position=(0, 1, 2))
     elif name == "gelu_grad":
         def loss(x, dy):
             return (ops.gelu(x, approximate="none") * dy).sum()
-        fn = ms.grad(loss, grad_position=0)
+        fn = ms.value_and_grad(loss, grad_position=0)
     else:
         def fn(q, k, v):
             return ops.matmul(ops.matmul(q, k.swapaxes(-1, -2)), v)
@@ -98,7 +99,9 @@ def tensorjit_builder(name, variant):
         background.wait(600)         # timed once its kernels are native (tiered compile)
 
     def first(out):
-        return (out[0] if isinstance(out, tuple) else out).asnumpy()
+        if isinstance(out, tuple):                  # (value, gradients)
+            out = out[1][0] if isinstance(out[1], tuple) else out[1]
+        return out.asnumpy()
     return fn, args, first, None
 
 
