@@ -174,3 +174,19 @@ def test_queueing_for_the_server_never_waits_for_its_compiles(tmp_path, monkeypa
             break
         threading.Event().wait(0.05)
     assert background._state["server"] is False and len(background._queue) == 40
+
+
+def test_with_a_warm_cache_kernels_load_before_the_first_call_returns(fresh_kernels,
+                                                                       monkeypatch):
+    x = Tensor(np.linspace(-2, 2, 4096, dtype=np.float32).reshape(64, 64))
+
+    def f(t):
+        return ops.tanh(t * 0.9) * t - 2.0
+    ms.jit(f, jit_level="O1")(x)
+    assert background.wait(240)                     # compiled into the disk cache
+    monkeypatch.setattr(native_kernel, "_sources", {})   # as in a new process
+    CACHE.clear()
+    loaded = native.STATS["loaded"]
+    jitted = ms.jit(f, jit_level="O1")
+    np.testing.assert_allclose(jitted(x).asnumpy(), f(x).asnumpy(), rtol=1e-5, atol=1e-6)
+    assert all(k.ready for k in _kernels(jitted, x)) and native.STATS["loaded"] > loaded

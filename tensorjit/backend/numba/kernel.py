@@ -4,6 +4,7 @@ on ranks, broadcasting patterns, ops and dtypes, not on sizes); without Numba, o
 dtypes it does not handle (float16, bfloat16), the sub-graph's NumPy code."""
 import hashlib
 import math
+import os
 import sys
 import warnings
 
@@ -33,6 +34,18 @@ class NativeKernel:
         self.failed = False      # its compilation failed: callers keep their NumPy code
         self.queued = set()      # signatures sent to the background compiler
         self.server_done = set()   # ... and compiled into the disk cache by its server
+
+    def on_disk(self):
+        """Whether Numba's cache holds an index for this kernel in this Python (then
+        loading it takes milliseconds: no reason to run its NumPy version meanwhile)."""
+        if self.directory is None:
+            return False
+        tag = f"py{sys.version_info[0]}{sys.version_info[1]}.nbi"
+        try:
+            names = os.listdir(os.path.join(self.directory, "__pycache__"))
+        except OSError:
+            return False
+        return any(n.startswith(self.stem + ".") and n.endswith(tag) for n in names)
 
     def prepare(self, *arrays):
         """Compile, or load from the disk cache, for these arrays' types, now."""
@@ -279,6 +292,8 @@ def _native_wrapper(graph, ks, native, background_compile):
               + [np.empty((0,) * len(s), dtype) for _, dtype, s in out_specs])
     if native.failed:
         return _numpy_wrapper(graph)
+    if background_compile and not native.ready and native.on_disk():
+        background_compile = False        # a warm cache: loading is quick, do it now
     if background_compile:
         numpy_version = _numpy_function(graph)
         if not native.ready:
