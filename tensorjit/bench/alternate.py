@@ -72,6 +72,7 @@ class Row:
         self.key = self.error = None
         self.prepare_s = self.calls = None
         self.output = None
+        self.reply = {}               # the worker's whole answer to "build"
         self.samples = []
 
     @property
@@ -82,16 +83,18 @@ class Row:
         return statistics.median(self.samples) if self.samples else None
 
 
-def build(rows, scratch, log=print):
-    """Build every row in its worker (first call timed; result kept for checking)."""
+def build(rows, scratch, log=print, **request):
+    """Build every row in its worker (first call timed; result kept for checking);
+    ``request`` adds fields to the build request (a training workload's data)."""
     for i, row in enumerate(rows):
         path = os.path.join(scratch, f"out{i}.npy")
         reply = row.worker.request(op="build", workload=row.workload, variant=row.variant,
-                                   output=path)
+                                   output=path, **request)
         if "error" in reply:
             row.error = reply["error"]
             log(f"  {row.label}: {row.error}")
             continue
+        row.reply = reply
         row.key, row.prepare_s = reply["key"], reply["prepare_s"]
         row.calls = max(1, min(1000, int(SAMPLE_SECONDS / max(reply["call_s"], 1e-9))))
         row.output = np.load(path)
@@ -111,9 +114,10 @@ def check(rows, reference, rtol=1e-4, atol=1e-5):
                 row.error = f"WRONG: differs from tensorjit eager (max abs diff {worst})"
 
 
-def alternate(rows, rounds):
+def alternate(rows, rounds, budget_s=None):
     """``rounds`` rounds; in each, every row that built takes one sample, in an order that
-    rotates from round to round."""
+    rotates from round to round. A row whose samples have taken ``budget_s`` in all sits
+    out the later rounds (its ratios pair the rounds it took part in)."""
     live = [r for r in rows if r.ok]
     for r in range(rounds):
         shift = r % max(len(live), 1)
@@ -124,7 +128,8 @@ def alternate(rows, rounds):
                 row.error = reply["error"]
             else:
                 row.samples.append(reply["per_call_s"])
-        live = [row for row in live if row.error is None]
+        live = [row for row in live if row.error is None and not (
+            budget_s and sum(row.samples) * row.calls > budget_s)]
 
 
 def ratio(row, reference):

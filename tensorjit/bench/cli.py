@@ -5,6 +5,9 @@
     python -m tensorjit.bench conv --size seed            # the seed's size, 3 iterations
     python -m tensorjit.bench attention --rows seed --peers torch,jax
     python -m tensorjit.bench fusion          # O1's fusion targets, alternated (fusion.py)
+    python -m tensorjit.bench resnet18        # whole-model training steps (training.py):
+    python -m tensorjit.bench gpt             #   resnet18, gpt, or training for both
+    python -m tensorjit.bench kernels         # their kernels against PyTorch (kernels.py)
     python -m tensorjit.bench data_parallel   # ResNet-18 on 1 and 2 MPI ranks (data_parallel.py)
     python -m tensorjit.bench vmap            # vmap against batching by hand (vmap.py)
     python -m tensorjit.bench pipeline        # a CNN train loop fed by tensorjit.dataset
@@ -68,8 +71,7 @@ def parse_args(argv):
                         "(default: all; absent ones are listed as not installed)")
     p.add_argument("--mindspore-python", default=None,
                    help="interpreter with MindSpore installed (default: "
-                        "$TENSORJIT_MINDSPORE_PYTHON, else /work/venvs/mindspore/bin/python "
-                        "if present, else this interpreter)")
+                        "$TENSORJIT_MINDSPORE_PYTHON, else this interpreter)")
     p.add_argument("--peer-timeout", type=float, default=600.0,
                    help="seconds allowed for each peer worker process (torch.compile can be "
                         "very slow to compile); default 600")
@@ -157,6 +159,12 @@ def main(argv=None):
     if argv[:1] == ["fusion"]:              # its own options: bench/fusion.py
         from . import fusion
         return fusion.main(argv[1:])
+    if argv[:1] in (["resnet18"], ["gpt"], ["training"]):      # bench/training.py
+        from . import training
+        return training.main(argv)
+    if argv[:1] == ["kernels"]:             # its own options: bench/kernels.py
+        from . import kernels
+        return kernels.main(argv[1:])
     if argv[:1] == ["data_parallel"]:       # its own options: bench/data_parallel.py
         from . import data_parallel
         return data_parallel.main(argv[1:])

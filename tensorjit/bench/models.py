@@ -157,7 +157,7 @@ MODEL_SIZES = {
     # name: {size: constructor kwargs and batch shape}
     "resnet18": {
         "cpu": dict(width=64, batch=16, image=32, classes=10),
-        "tiny": dict(width=8, batch=2, image=8, classes=10),
+        "tiny": dict(width=8, batch=4, image=16, classes=10),
     },
     "gpt": {
         "cpu": dict(vocab=2048, width=256, heads=4, layers=4, seq=128, batch=8),

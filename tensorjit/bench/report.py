@@ -309,3 +309,102 @@ def write_png(path, cases):
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
+
+
+# ---------------------------------------------------------------------------------------
+# whole-model training (bench/training.py)
+
+def fmt_bytes(n):
+    return "-" if n is None else f"{n / 2 ** 20:.0f} MiB"
+
+
+def _pair(cold, warm):
+    if cold is None:
+        return "-"
+    return fmt_time(cold) + ("" if warm is None else f" / {fmt_time(warm)}")
+
+
+def training_table(record):
+    """Markdown: one line per row of a training record."""
+    n = record["first_steps"]
+    header = ["row", "per step (median)", "/ PyTorch eager", "/ tensorjit O0",
+              "first step cold / warm", f"first {n} steps cold / warm", "peak RSS",
+              f"losses vs eager (first {n})"]
+    lines = [_md_row(header), _md_row(["---"] * len(header))]
+    for r in record["rows"]:
+        ratios = r["ratios"]
+        steps = _pair(r["first_steps_s"], r["warm_first_steps_s"])
+        if r["first_steps"] is not None and r["first_steps"] < n:
+            steps += f" ({r['first_steps']} steps)"
+        diff = r["loss_rel_diff"]
+        check = "reference" if r["label"] == "tensorjit eager" else (
+            "-" if diff is None else f"max rel. diff {diff:.1e}")
+        if r["error"]:
+            check = r["error"]
+        lines.append(_md_row([
+            r["label"], fmt_time(r["per_step_s"]),
+            _fmt_x(ratios.get("PyTorch eager")), _fmt_x(ratios.get("tensorjit O0")),
+            _pair(r["first_step_s"], r["warm_first_step_s"]), steps,
+            fmt_bytes(r["peak_rss"]), check]))
+    return "\n".join(lines)
+
+
+def _fmt_x(value):
+    return "-" if value is None else f"{value:.2f}x"
+
+
+def training_summary(record):
+    """Plain sentences: O1 against PyTorch eager and O0, and O1's cold start."""
+    rows = {r["label"]: r for r in record["rows"]}
+    lines = []
+    for label in ("tensorjit O1", "tensorjit O0", "tensorjit GE"):
+        r = rows.get(label)
+        if r and r["per_step_s"] is not None:
+            parts = [f"{label}: {fmt_time(r['per_step_s'])} per step"]
+            if "PyTorch eager" in r["ratios"]:
+                parts.append(f"{r['ratios']['PyTorch eager']:.2f}x PyTorch eager")
+            if label != "tensorjit O0" and "tensorjit O0" in r["ratios"]:
+                parts.append(f"{r['ratios']['tensorjit O0']:.2f}x O0")
+            lines.append("- " + ", ".join(parts) + " (medians of per-round ratios; below "
+                         "1 is faster)")
+    o0, o1 = rows.get("tensorjit O0"), rows.get("tensorjit O1")
+    if o0 and o1 and o0["first_steps_s"] and o1["first_steps_s"]:
+        lines.append(
+            f"- cold start: the first {o1['first_steps']} O1 steps with an empty kernel cache "
+            f"took {fmt_time(o1['first_steps_s'])}, {o1['first_steps_s'] / o0['first_steps_s']:.2f}x "
+            f"the first {o0['first_steps']} O0 steps ({fmt_time(o0['first_steps_s'])}; "
+            "measured one after the other, not alternated)")
+    return lines
+
+
+def write_training_png(path, record):
+    """Per step (median of the rounds) and first step (cold, warm) per row, log scale."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    rows = [r for r in record["rows"] if r["per_step_s"] is not None]
+    if not rows:
+        return False
+    fig, ax = plt.subplots(figsize=(10, 0.45 * len(rows) + 1.5))
+    ys = range(len(rows))
+    series = [("per step (median of alternated rounds)", "per_step_s", -0.27),
+              ("first step, cold cache", "first_step_s", 0.0),
+              ("first step, warm cache", "warm_first_step_s", 0.27)]
+    for name, key, offset in series:
+        ax.barh([y + offset for y in ys], [r[key] or 0 for r in rows], height=0.27,
+                label=name)
+    ax.set_yticks(list(ys))
+    ax.set_yticklabels([r["label"] for r in rows], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel("seconds (log scale)")
+    ax.set_title(f"{record['model']}: {record['description']}", fontsize=10)
+    ax.grid(axis="x", which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True

@@ -181,11 +181,36 @@ def _put_vjp(ct, out, x, value, *idx, spec):
 def _add_impl(x, value, *idx, spec):
     out = np.array(x)
     index = _build_index(spec, idx)
-    if idx:
-        np.add.at(out, index, value)     # repeated indices accumulate
-    else:
+    if not idx:
         out[index] += value
+    elif spec == (("t",),) and out.dtype.kind in "fiuc":      # bool: add.at's logical or
+        _add_rows(out, idx[0], value)
+    else:
+        np.add.at(out, index, value)     # repeated indices accumulate
     return out
+
+
+def _add_rows(out, rows, value):
+    """``out[rows] += value`` where ``rows`` may repeat (an embedding's gradient): sort
+    the rows, sum each run of equal rows (``np.add.reduceat``), add each sum once. The
+    same sums in the same order as ``np.add.at``, which is many times slower before
+    NumPy 2 and takes a lock-step path per index."""
+    flat = rows.reshape(-1)
+    if flat.size == 0:
+        return
+    n = out.shape[0]
+    low, high = flat.min(), flat.max()
+    if low < -n or high >= n:
+        bad = low if low < -n else high
+        raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+    if low < 0:
+        flat = np.where(flat < 0, flat + n, flat)
+    values = np.broadcast_to(value, rows.shape + out.shape[1:]).reshape(
+        (flat.size,) + out.shape[1:])
+    order = np.argsort(flat, kind="stable")
+    ordered = flat[order]
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    out[ordered[starts]] += np.add.reduceat(values[order], starts, axis=0)
 
 
 def _add_vjp(ct, out, x, value, *idx, spec):

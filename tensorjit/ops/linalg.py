@@ -28,7 +28,11 @@ def _matmul_rule(x, y):
 
 @accumulate_in_float32
 def _matmul_impl(x, y):
-    out = np.matmul(x, y)
+    if x.ndim > 2 and y.ndim == 2:
+        # (..., M, K) @ (K, N): one GEMM over all rows, not one small GEMM per batch entry
+        out = np.matmul(x.reshape(-1, x.shape[-1]), y).reshape(x.shape[:-1] + y.shape[-1:])
+    else:
+        out = np.matmul(x, y)
     return out if out.dtype == x.dtype else out.astype(x.dtype)
 
 
@@ -37,6 +41,12 @@ def _swap_last(t):
 
 
 def _matmul_vjp(ct, out, x, y):
+    if x.ndim > 2 and y.ndim == 2:
+        # a weight shared by every row (a dense layer): its gradient is one GEMM over all
+        # rows, not a batch of per-entry products summed afterwards
+        rows = _shape.reshape(x, (-1, x.shape[-1]))
+        gy = matmul_p.bind(_swap_last(rows), _shape.reshape(ct, (-1, ct.shape[-1])))
+        return matmul_p.bind(ct, _swap_last(y)), gy
     gx = _red.sum_to(matmul_p.bind(ct, _swap_last(y)), x.shape)
     gy = _red.sum_to(matmul_p.bind(_swap_last(x), ct), y.shape)
     return gx, gy

@@ -53,9 +53,13 @@ def _fusible(node):
     if node.prim.effect or node.prim.random or len(node.outputs) != 1:
         return False
     if node.prim.name in _REDUCTIONS:
+        # a kernel runs its reduced axes innermost; with the last axis kept (a bias
+        # gradient: the sum over rows of a (rows, features) array) each step would jump
+        # a whole row ahead, so NumPy's reduction, which adds contiguous rows, is faster
         x = node.inputs[0]
+        axes = node.params["axes"]
         return (node.params["keepdims"] and x.aval.dtype.kind == "f"
-                and len(node.params["axes"]) > 0)
+                and len(axes) > 0 and x.aval.ndim - 1 in axes)
     return native.supports_node(node)
 
 
@@ -124,16 +128,32 @@ def find_groups(graph):
     producer_group = {}            # var -> group
     reach = {}                     # var -> frozenset of group ids it depends on
     groups = []
+    merged_into = {}               # id of a group merged away -> the group that took it
+
+    def live(group):
+        while group.id in merged_into:
+            group = merged_into[group.id]
+        return group
+
     for node in graph.nodes:
         ins = [v for v in node.inputs if not isinstance(v, Literal)]
         joined = None
         if _fusible(node) and node.outputs[0].aval.ndim >= 1:
+            producers = []
             for v in ins:
                 g = producer_group.get(v)
-                if g is not None and g is not joined and _try_join(g, node, reach):
+                if g is not None and live(g) not in producers:
+                    producers.append(live(g))
+            for g in producers:
+                if _try_join(g, node, _Reach(reach, merged_into)):
                     joined = g
                     break
-            if joined is None:
+            if joined is not None:
+                for other in producers:
+                    if other is not joined and _try_merge(joined, other,
+                                                          _Reach(reach, merged_into)):
+                        merged_into[other.id] = joined
+            else:
                 joined = _start_group(len(groups), node)
                 if joined is not None:
                     groups.append(joined)
@@ -144,7 +164,48 @@ def find_groups(graph):
             reach[o] = deps
             if joined is not None:
                 producer_group[o] = joined
-    return groups
+    return [g for g in groups if g.id not in merged_into]
+
+
+class _Reach:
+    """``reach`` with merged groups answering for the groups they took in: ``group.id in
+    view.get(v, ())`` asks whether ``v`` depends on any part of ``group``."""
+
+    def __init__(self, reach, merged_into):
+        self.reach, self.merged_into = reach, merged_into
+
+    def get(self, var, default=()):
+        ids = self.reach.get(var)
+        if ids is None:
+            return default
+        out = set()
+        for gid in ids:
+            out.add(gid)
+            while gid in self.merged_into:
+                gid = self.merged_into[gid].id
+                out.add(gid)
+        return out
+
+
+def _try_merge(group, other, reach):
+    """Take ``other`` into ``group`` (a node uses both: Adam's moment and velocity
+    chains both feed the parameter's update). Only elementwise groups over the same shape,
+    and only when no value outside them depends on one while feeding the other."""
+    if group.axes is not None or other.axes is not None or group.shape != other.shape:
+        return False
+    if len(group.nodes) + len(other.nodes) > MAX_GROUP_NODES:
+        return False
+    inputs = (group.inputs | other.inputs) - group.values - other.values
+    if len(inputs) > MAX_GROUP_INPUTS:
+        return False
+    for first, second in ((group, other), (other, group)):
+        for v in second.inputs:
+            if v not in first.values and first.id in reach.get(v, ()):
+                return False            # first -> outside -> second: merging is a cycle
+    group.nodes.extend(other.nodes)
+    group.values |= other.values
+    group.inputs = inputs
+    return True
 
 
 def _worth_it(group, min_elements):
@@ -168,6 +229,9 @@ def fuse(graph, min_elements=None):
     groups = [g for g in find_groups(graph) if _worth_it(g, min_elements)]
     if not groups:
         return made
+    position = {id(n): i for i, n in enumerate(graph.nodes)}
+    for g in groups:                     # merged groups: back into program order
+        g.nodes.sort(key=lambda n: position[id(n)])
     member = {id(n): g for g in groups for n in g.nodes}
     used_outside = set(v for v in graph.outputs if not isinstance(v, Literal))
     for node in graph.nodes:

@@ -143,3 +143,25 @@ def test_gather_and_friends():
     out = ops.index_add(Tensor(np.zeros(4, np.float32)), Tensor([0, 2, 0]),
                         Tensor([1.0, 2.0, 3.0]))
     np.testing.assert_array_equal(out.asnumpy(), [4.0, 0.0, 2.0, 0.0])
+
+
+@pytest.mark.parametrize("level", [None, "O0", "O1"])
+def test_embedding_gradient_is_a_one_hot_product(level):
+    """d(sum(table[ids] * ct)) / d(table) = one_hot(ids).T @ ct: rows of repeated ids
+    add up (the sorted segment sum of ops/indexing.py)."""
+    rng = np.random.default_rng(0)
+    table = rng.standard_normal((50, 8)).astype(np.float32)
+    ids = rng.integers(-50, 50, (6, 9)).astype(np.int32)        # repeats, negative ids
+    ct = rng.standard_normal((6, 9, 8)).astype(np.float32)
+
+    def loss(t):
+        return (ops.gather(t, Tensor(ids), 0) * Tensor(ct)).sum()
+    grad_fn = ms.grad(loss)
+    if level:
+        grad_fn = ms.jit(grad_fn, jit_level=level)
+    got = grad_fn(Tensor(table)).asnumpy()
+    one_hot = (ids.reshape(-1, 1) % 50 == np.arange(50)).astype(np.float64)
+    np.testing.assert_allclose(got, one_hot.T @ ct.reshape(-1, 8), rtol=1e-5, atol=1e-5)
+    with pytest.raises(IndexError, match="out of bounds"):
+        ops.index_add(Tensor(np.zeros((4, 2), np.float32)), Tensor([0, 4]),
+                      Tensor(np.ones((2, 2), np.float32)))

@@ -159,6 +159,7 @@ CONV = dict(stride=(2, 1), padding=(1, 0, 2, 1), dilation=(1, 2), groups=2)
 CONV_X, CONV_W = (2, 4, 7, 6), (6, 2, 3, 2)
 CONV_Y = (2, 6, conv_out(7, 3, 2, 1, 1, 0), conv_out(6, 2, 1, 2, 2, 1))
 CONV_PLAIN = dict(stride=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1), groups=1)
+CONV_SHIFTED = dict(stride=(1, 1), padding=(1, 1, 1, 1), dilation=(1, 1), groups=1)
 UNFOLD = dict(kernel=(2, 3), stride=(1, 2), padding=(1, 0, 0, 1), dilation=(1, 1))
 UNFOLD_X = (2, 3, 5, 6)
 UNFOLD_Y = (2, 3, conv_out(5, 2, 1, 1, 1, 0), conv_out(6, 3, 2, 1, 0, 1), 2, 3)
@@ -256,11 +257,17 @@ SAMPLES = {
                      C(rn(3, 4), params=dict(axis=0, reverse=True), label="reverse")],
     # linear algebra, convolution, pooling windows
     "matmul": [C(rn(2, 1, 3, 4), rn(5, 4, 2), label="batched broadcast"),
-               C(rn(3, 4), rn(4, 2), label="2d")],
+               C(rn(3, 4), rn(4, 2), label="2d"),
+               C(rn(2, 3, 4), rn(4, 2), label="rows @ shared weight")],
     "conv2d": [C(rn(*CONV_X), rn(*CONV_W), params=CONV, label="stride/pad/dilation/groups"),
-               C(rn(1, 2, 5, 5), rn(3, 2, 3, 3), params=CONV_PLAIN, label="plain")],
-    "conv2d_input_grad": [C(rn(*CONV_Y), rn(*CONV_W), params=dict(x_shape=CONV_X, **CONV))],
-    "conv2d_weight_grad": [C(rn(*CONV_X), rn(*CONV_Y), params=dict(w_shape=CONV_W, **CONV))],
+               C(rn(1, 2, 5, 5), rn(3, 2, 3, 3), params=CONV_PLAIN, label="plain"),
+               C(rn(1, 16, 5, 5), rn(2, 16, 3, 3), params=CONV_SHIFTED, label="shifted GEMMs")],
+    "conv2d_input_grad": [C(rn(*CONV_Y), rn(*CONV_W), params=dict(x_shape=CONV_X, **CONV)),
+                          C(rn(1, 2, 5, 5), rn(2, 16, 3, 3),
+                            params=dict(x_shape=(1, 16, 5, 5), **CONV_SHIFTED))],
+    "conv2d_weight_grad": [C(rn(*CONV_X), rn(*CONV_Y), params=dict(w_shape=CONV_W, **CONV)),
+                           C(rn(1, 16, 5, 5), rn(1, 2, 5, 5),
+                             params=dict(w_shape=(2, 16, 3, 3), **CONV_SHIFTED))],
     "unfold": [C(rn(*UNFOLD_X), params=dict(pad_value=0.0, **UNFOLD))],
     "fold": [C(rn(*UNFOLD_Y), params=dict(x_shape=UNFOLD_X, **UNFOLD))],
     # normalisation

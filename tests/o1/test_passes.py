@@ -11,7 +11,8 @@ import pytest
 import tensorjit as ms
 from tensorjit import Tensor, ops
 from tensorjit.backend import numba as numba_backend
-from tensorjit.backend.numba import config as native_config, disk_cache, kernel as native_kernel
+from tensorjit.backend.numba import (background, config as native_config, disk_cache,
+                                     kernel as native_kernel)
 from tensorjit.bench import workloads
 from tensorjit.jit.cache import CACHE
 from tensorjit.passes import fusion
@@ -49,6 +50,32 @@ def test_simplify_identities_and_chains_keep_nan_semantics(monkeypatch):
     assert names == ["mul", "add"], names                  # x * 0 stays: inf * 0 is nan
     out = ms.jit(g, capture_mode="trace", jit_level="O1")(x).asnumpy()
     np.testing.assert_array_equal(out, g(x).asnumpy())
+
+
+@pytest.mark.skipif(not numba_backend.numba_available(), reason="needs Numba")
+def test_chains_meeting_at_a_node_fuse_into_one_kernel():
+    """Adam's two moments feed one update: the groups of both chains merge, so the step
+    is one kernel with three outputs; a chain that reaches the other only through a
+    matmul cannot merge (that would be a cycle) and stays a kernel of its own."""
+    def adam_like(m, v, g, p):
+        new_m = m * 0.9 + g * 0.1
+        new_v = v * 0.999 + g * g * 0.001
+        return new_m, new_v, p - 0.01 * new_m / (ops.sqrt(new_v) + 1e-8)
+    args = [rand(64, 96, seed=k) for k in range(4)]
+    low = lowered(adam_like, *args, jit_level="O1")
+    assert low.as_text().count("= fused") == 1
+    for got, want in zip(ms.jit(adam_like, jit_level="O1")(*args), adam_like(*args)):
+        np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=1e-6, atol=1e-6)
+
+    def through_matmul(a, w):
+        u = a * 2.0 + 1.0
+        v = ops.matmul(u, w) * 3.0 - 1.0
+        return u * v
+    a, w = rand(64, 64, seed=1), rand(64, 64, seed=2)
+    low = lowered(through_matmul, a, w, jit_level="O1")
+    assert low.as_text().count("= fused") == 2
+    np.testing.assert_allclose(ms.jit(through_matmul, jit_level="O1")(a, w).asnumpy(),
+                               through_matmul(a, w).asnumpy(), rtol=1e-5, atol=1e-5)
 
 
 def test_fused_kernel_nan_inf_semantics_equal_eager():
@@ -171,6 +198,9 @@ def cache_root(tmp_path, monkeypatch):
     root = tmp_path / "tjcache"
     monkeypatch.setenv("TENSORJIT_CACHE_DIR", str(root))
     monkeypatch.setattr(native_kernel, "_sources", {})
+    # kernels compile at prepare time (the cache's files exist after the first call)
+    monkeypatch.setenv("TENSORJIT_BACKGROUND_COMPILE", "0")
+    monkeypatch.setattr(background, "ENABLED", False)
     return root
 
 
@@ -210,7 +240,8 @@ _CHILD = """
 import numpy as np, tensorjit as ms
 from tensorjit import ops
 from tensorjit.backend import numba as numba_backend
-from tensorjit.backend.numba import config as native_config, disk_cache, kernel as native_kernel
+from tensorjit.backend.numba import (background, config as native_config, disk_cache,
+                                     kernel as native_kernel)
 from tensorjit.passes import fusion
 fusion.MIN_ELEMENTS = 0
 def g(x):

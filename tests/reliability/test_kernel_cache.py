@@ -43,6 +43,7 @@ for w in caught:
 def run_child(root, **env):
     result = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True,
                             timeout=300, env=dict(os.environ, TENSORJIT_CACHE_DIR=str(root),
+                                                  TENSORJIT_BACKGROUND_COMPILE="0",
                                                   **env))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()

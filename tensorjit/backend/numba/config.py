@@ -61,9 +61,21 @@ def _probe_numba():
                 # from OpenBLAS's threads running the next GEMM (measured 4x slower conv
                 # blocks on 2 cores); the workqueue layer sleeps instead.
                 numba.config.THREADING_LAYER = "workqueue"
+            _quiet_ir_checks()
             NUMBA_AVAILABLE = True
         except Exception:     # pragma: no cover - depends on the environment
             NUMBA_AVAILABLE = False
+
+
+def _quiet_ir_checks():
+    """Numba's pedantic SSA check can warn (NumbaIRAssumptionWarning, "please report") on
+    the selects scalar_math's functions make; the code it compiles is right, and a user
+    should not see it. A filter for that one category, once: a ``catch_warnings`` around
+    each compilation would race with the program's own warning contexts when kernels
+    compile in a background thread (the module-wide state it restores is not per thread)."""
+    import warnings
+    from numba.core.errors import NumbaIRAssumptionWarning
+    warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
 
 
 def svml():

@@ -2,9 +2,9 @@
 the disk cache or compiled once per kernel *structure* (the generated source, which depends
 on ranks, broadcasting patterns, ops and dtypes, not on sizes); without Numba, or for
 dtypes it does not handle (float16, bfloat16), the sub-graph's NumPy code."""
-import contextlib
 import hashlib
 import math
+import os
 import sys
 import warnings
 
@@ -16,6 +16,8 @@ from .plan import KernelPlan, NATIVE_DTYPES
 from .source import KernelSource
 from .disk_cache import (cache_dir, load_module, memory_module, private_files, purge,
                          warn_once as _warn_once)
+from . import background
+from ...locks import ForkSafeLock
 
 
 class NativeKernel:
@@ -28,6 +30,50 @@ class NativeKernel:
         self.directory = cache_dir()
         self.dispatcher = None
         self.checked = set()
+        self.ready = False       # compiled for the types it was prepared for
+        self.failed = False      # its compilation failed: callers keep their NumPy code
+        self.queued = set()      # signatures sent to the background compiler
+        self.server_done = set()   # ... and compiled into the disk cache by its server
+
+    def on_disk(self):
+        """Whether Numba's cache holds an index for this kernel in this Python (then
+        loading it takes milliseconds: no reason to run its NumPy version meanwhile)."""
+        if self.directory is None:
+            return False
+        tag = f"py{sys.version_info[0]}{sys.version_info[1]}.nbi"
+        try:
+            names = os.listdir(os.path.join(self.directory, "__pycache__"))
+        except OSError:
+            return False
+        return any(n.startswith(self.stem + ".") and n.endswith(tag) for n in names)
+
+    def prepare(self, *arrays):
+        """Compile, or load from the disk cache, for these arrays' types, now."""
+        self.prepare_types(*_signature(arrays))
+
+    def prepare_types(self, key, types):
+        """Compile for Numba ``types`` without running the kernel (the background
+        compiler must not launch a parallel kernel: Numba's workqueue pool takes one
+        launch at a time, and the program's thread may be in one); then it is ``ready``."""
+        if key not in self.checked:
+            self._first(key, lambda dispatcher: dispatcher.compile(types))
+        self.ready = True
+
+    def submit(self, *arrays):
+        """Queue a compile for these arrays' types in the background (tiered)."""
+        key, types = _signature(arrays)
+        if key not in self.queued:
+            self.queued.add(key)
+            background.submit(self, key, types)
+
+    def call_compiled(self, *arrays):
+        """Run if compiled for these arrays' types; else queue that compile and return
+        ``NOT_COMPILED`` (the caller runs its NumPy code meanwhile)."""
+        dispatcher = self.dispatcher
+        if dispatcher is not None and tuple(_type_key(a) for a in arrays) in self.checked:
+            return dispatcher(*arrays)
+        self.submit(*arrays)
+        return NOT_COMPILED
 
     def _get(self, fresh=False):
         if self.dispatcher is None or fresh:
@@ -57,22 +103,27 @@ class NativeKernel:
         signature = tuple(_type_key(a) for a in arrays)
         if dispatcher is not None and signature in self.checked:
             return dispatcher(*arrays)
-        with config.LOCK, _quiet_numba_checks():
+        return self._first(signature, lambda dispatcher: dispatcher(*arrays))
+
+    def _first(self, signature, action):
+        """``action(dispatcher)`` (a call, or a compile) the first time for a signature:
+        from the disk cache or compiled, with the cache's faults handled."""
+        with config.LOCK:
             dispatcher = self.dispatcher or self._get()
             try:
                 before = _counts(dispatcher)
-                result = dispatcher(*arrays)
+                result = action(dispatcher)
             except OSError as exc:       # saving to the cache failed (disk full, ...)
                 if self.directory is None:
                     raise
                 self._in_memory(exc)
                 dispatcher = self._get()
                 before = _counts(dispatcher)
-                result = dispatcher(*arrays)
+                result = action(dispatcher)
             except Exception as exc:
                 if self.directory is None or _is_typing_error(exc):
                     raise
-                result, before, dispatcher = self._recover(exc, arrays)
+                result, before, dispatcher = self._recover(exc, action)
             hits, misses = _counts(dispatcher)
             if misses > before[1]:
                 STATS["compiled"] += 1
@@ -83,7 +134,7 @@ class NativeKernel:
             self.checked.add(signature)
         return result
 
-    def _recover(self, exc, arrays):
+    def _recover(self, exc, action):
         """A cached entry failed to load (corrupted): compile afresh on disk, and if that
         fails too, in memory."""
         warnings.warn(f"tensorjit: kernel cache entry {self.stem} could not be loaded "
@@ -93,25 +144,14 @@ class NativeKernel:
         dispatcher = self._get(fresh=True)
         before = _counts(dispatcher)
         try:
-            return dispatcher(*arrays), before, dispatcher
+            return action(dispatcher), before, dispatcher
         except Exception as again:
             if self.directory is None or _is_typing_error(again):
                 raise
             self._in_memory(again)
             dispatcher = self._get()
             before = _counts(dispatcher)
-            return dispatcher(*arrays), before, dispatcher
-
-
-@contextlib.contextmanager
-def _quiet_numba_checks():
-    """Numba's pedantic SSA check can warn (NumbaIRAssumptionWarning, "please report") on
-    the selects that scalar_math's functions make; the code it compiles is right, and a
-    user should not see it on their first call."""
-    from numba.core.errors import NumbaIRAssumptionWarning
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NumbaIRAssumptionWarning)
-        yield
+            return action(dispatcher), before, dispatcher
 
 
 def _counts(dispatcher):
@@ -129,7 +169,17 @@ def _is_typing_error(exc):
     return isinstance(exc, TypingError)
 
 
+NOT_COMPILED = object()
+
+
+def _signature(arrays):
+    from numba import typeof
+    return tuple(_type_key(a) for a in arrays), tuple(typeof(a) for a in arrays)
+
+
 def _type_key(a):
+    if not isinstance(a, np.ndarray):        # a number passed to a hand-written kernel
+        return type(a)
     return (a.dtype.str, a.ndim, a.flags.c_contiguous, a.flags.writeable)
 
 
@@ -138,10 +188,10 @@ def kernel_for(graph):
     """The callable running a fused sub-graph: ``f(*arrays, _out=None) -> tuple``."""
     kernel = getattr(graph, "_tj_kernel", None)
     if kernel is None:
-        with config.LOCK:
+        with _BUILD_LOCK:       # not the compile lock: a background compile holds that
             kernel = getattr(graph, "_tj_kernel", None)
             if kernel is None:
-                kernel = build(graph)
+                kernel = build(graph, background.ENABLED)
                 graph._tj_kernel = kernel
     return kernel
 
@@ -161,10 +211,14 @@ def native_ok(graph):
 
 
 _sources = {}    # source text -> NativeKernel (one per structure per process)
+_BUILD_LOCK = ForkSafeLock(reentrant=True)
 RECYCLE_BYTES = 1 << 20   # results at least this large reuse a buffer the caller dropped
 
 
-def build(graph):
+def build(graph, background_compile=False):
+    """The callable running ``graph``: a native kernel where it can be one (compiled now,
+    or with ``background_compile`` in the background while NumPy code runs), else the
+    sub-graph's NumPy code."""
     if native_ok(graph):
         plan = KernelPlan(graph)
         parallel = math.prod(plan.shape) >= config.PARALLEL_MIN_ELEMENTS
@@ -173,11 +227,11 @@ def build(graph):
         native = _sources.get(source)
         if native is None:
             native = _sources[source] = NativeKernel(source)
-        return _native_wrapper(graph, ks, native)
+        return _native_wrapper(graph, ks, native, background_compile)
     return _numpy_wrapper(graph)
 
 
-def _native_wrapper(graph, ks, native):
+def _native_wrapper(graph, ks, native, background_compile):
     in_shapes = ks.in_shapes
     out_specs = []
     for o, shape_c in zip(graph.outputs, ks.out_shapes_c):
@@ -209,8 +263,12 @@ def _native_wrapper(graph, ks, native):
     # a kernel that stashes values in its outputs before its last stage must not write
     # into an operand it still reads
     may_write_operands = not ks.stashes
+    numpy_version = None
 
     def run(*arrays, _out=None):
+        if not native.ready:             # still compiling (tiered): the NumPy version
+            background.poke()
+            return numpy_version(*arrays)
         args = [np.reshape(a, s) if r else a for a, s, r in zip(arrays, in_shapes, reshape_in)]
         outs = []
         for k, (shape, dtype, shape_c) in enumerate(out_specs):
@@ -218,22 +276,41 @@ def _native_wrapper(graph, ks, native):
             if target is None or not target.flags.c_contiguous or not target.flags.writeable:
                 target = fresh(k, shape, dtype)
             outs.append(target)
-        native(*args, *[o.reshape(s) for o, (_, _, s) in zip(outs, out_specs)])
+        shaped = [o.reshape(s) for o, (_, _, s) in zip(outs, out_specs)]
+        if numpy_version is None:
+            native(*args, *shaped)
+        elif native.call_compiled(*args, *shaped) is NOT_COMPILED:
+            return numpy_version(*arrays)         # new argument types: compiling them
         return tuple(outs)
 
     run.native = native
     run.source = native.source
-    # compile (or load from the disk cache) now, at prepare time, for C-contiguous
-    # writable arrays: zero-size arrays of the right ranks and dtypes run no iteration
-    native(*[np.empty((0,) * len(s), v.aval.dtype) for v, s in zip(graph.inputs, in_shapes)],
-           *[np.empty((0,) * len(s), dtype) for _, dtype, s in out_specs])
+    # compile (or load from the disk cache) for C-contiguous writable arrays: zero-size
+    # arrays of the right ranks and dtypes run no iteration. In the background (tiered
+    # compilation), the sub-graph's NumPy code runs meanwhile; else now, at prepare time.
+    arrays = ([np.empty((0,) * len(s), v.aval.dtype) for v, s in zip(graph.inputs, in_shapes)]
+              + [np.empty((0,) * len(s), dtype) for _, dtype, s in out_specs])
+    if native.failed:
+        return _numpy_wrapper(graph)
+    if background_compile and not native.ready and native.on_disk():
+        background_compile = False        # a warm cache: loading is quick, do it now
+    if background_compile:
+        numpy_version = _numpy_function(graph)
+        if not native.ready:
+            native.submit(*arrays)
+    elif not native.ready:
+        native.prepare(*arrays)
     return run
+
+
+def _numpy_function(graph):
+    from ..codegen import generate
+    return generate(graph).function("fused_numpy")[0]
 
 
 def _numpy_wrapper(graph):
     from ..codegen import generate
-    code = generate(graph)
-    fn, source = code.function("fused_numpy")
+    fn, source = generate(graph).function("fused_numpy")
     STATS["numpy"] += 1
 
     def run(*arrays, _out=None):

@@ -5,8 +5,8 @@ absent. Raw NumPy runs in this process (simple function only). PyTorch, JAX and 
 run in worker processes (``*_worker.py``: standalone scripts), which keeps their threads,
 imports and compile caches out of tensorjit's measurements, lets ``torch.compile`` be cut
 off by a timeout, and lets MindSpore use its own interpreter (it needs NumPy < 2):
-``--mindspore-python`` or ``$TENSORJIT_MINDSPORE_PYTHON`` (default
-``/work/venvs/mindspore/bin/python`` when it exists, else this interpreter).
+``--mindspore-python`` or ``$TENSORJIT_MINDSPORE_PYTHON`` (else this interpreter, where
+it is usually absent: it is then listed as not installed, with how to name it).
 
 A peer row carries: peer, version, variant, status, prepare_s, run_s, per_call_s and the
 largest relative difference from tensorjit's eager result (peers are checked too).

@@ -10,13 +10,22 @@ It reads one JSON request per line on stdin and answers one JSON line on stdout:
       PATH (.npy) -> {"key": K, "prepare_s": s, "call_s": s} or {"error": text}
   {"op": "time", "key": K, "calls": N}
       -> {"per_call_s": s}: N calls back to back, waiting for the last result
+  {"op": "build", "workload": "resnet18" | "gpt", "variant": V, "output": PATH,
+   "data": NPZ, "config": {...}, "size": S, "first_steps": 10, "budget_s": 120}
+      a training workload (``train_<framework>.py``): one call is one train step on the
+      next batch. Steps 1..first_steps are timed one by one ("prepare_s" is the first,
+      "first_steps_s" their sum; fewer once budget_s is spent), their losses saved to
+      PATH; "peak_rss" is the resident-set high-water mark during one more step, in bytes
+      (``peak_rss``); "call_s" the best of two further steps
   {"op": "exit"}
 
 Inputs come from ``np.random.default_rng(0)`` in every worker, so all see the same arrays.
 The workloads (``WORKLOADS``) are O1's fusion targets: an elementwise chain with
 transcendentals, exact GELU, softmax and layer norm, in float32; ``vmap_workloads.py``
-adds vmap against the same computation batched by hand.
+adds vmap against the same computation batched by hand, ``kernel_workloads.py`` the
+training kernels of ResNet-18 and the GPT decoder (``python -m tensorjit.bench kernels``).
 """
+import importlib
 import json
 import sys
 import time
@@ -28,6 +37,10 @@ try:                               # imported as tensorjit.bench.peers.server (b
     from .vmap_workloads import VMAP_WORKLOADS, VMAP_BUILDERS
 except ImportError:                # run as a script: this directory is on sys.path
     from vmap_workloads import VMAP_WORKLOADS, VMAP_BUILDERS
+try:
+    from .kernel_workloads import KERNELS, BUILDERS as KERNEL_BUILDERS
+except ImportError:
+    from kernel_workloads import KERNELS, BUILDERS as KERNEL_BUILDERS
 
 ROWS, WIDTH = 2048, 1024
 WORKLOADS = {
@@ -159,6 +172,12 @@ def mindspore_builder(workload, variant):
     return fn, [ms.Tensor(a) for a in inputs(workload)], lambda t: t.asnumpy(), None
 
 
+# training workloads: train_<framework>.py's build(workload, variant, request)
+TRAINING = {
+    "resnet18": "ResNet-18 (CIFAR layout), Momentum",
+    "gpt": "GPT decoder (exact GELU), Adam",
+}
+
 BUILDERS = {"numpy": numpy_builder, "tensorjit": tensorjit_builder, "torch": torch_builder,
             "jax": jax_builder, "mindspore": mindspore_builder}
 
@@ -190,11 +209,14 @@ def serve(framework):
 
 
 def _build(builder, request, built):
+    if request["workload"] in TRAINING:
+        return _build_training(request, built)
     workload = request["workload"]
-    if workload in VMAP_WORKLOADS:
-        builder = VMAP_BUILDERS.get(_framework)
+    if workload in VMAP_WORKLOADS or workload in KERNELS:
+        builders = VMAP_BUILDERS if workload in VMAP_WORKLOADS else KERNEL_BUILDERS
+        builder = builders.get(_framework)
         if builder is None:
-            raise NotImplementedError(f"no vmap workload for {_framework}")
+            raise NotImplementedError(f"no workload {workload} for {_framework}")
     elif workload not in WORKLOADS and not (
             builder is tensorjit_builder and workload in TENSORJIT_WORKLOADS):
         raise NotImplementedError(f"unknown workload {workload!r}")
@@ -209,6 +231,53 @@ def _build(builder, request, built):
     key = f"{request['workload']}/{request['variant']}"
     built[key] = (fn, args, to_numpy, sync)
     return {"key": key, "prepare_s": prepare, "call_s": call}
+
+
+def _build_training(request, built):
+    framework = sys.argv[1]
+    try:
+        module = importlib.import_module(f"train_{framework}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"train_{framework}":
+            raise NotImplementedError(f"no training workloads for {framework}")
+        raise
+    step, to_float, sync = module.build(request["workload"], request["variant"], request)
+    losses, times = [], []
+    for _ in range(request.get("first_steps", 10)):
+        start = time.perf_counter()
+        losses.append(to_float(step()))         # reading the loss waits for the step
+        times.append(time.perf_counter() - start)
+        if sum(times) > request.get("budget_s", float("inf")):
+            break
+    np.save(request["output"], np.array(losses, np.float64))
+    if hasattr(module, "settle"):        # tensorjit: kernels still compiling (tiered)
+        module.settle()
+    peak = peak_rss(lambda: to_float(step()))
+    call = min(_loop(step, (), sync, 1) for _ in range(2))
+    key = f"{request['workload']}/{request['variant']}"
+    built[key] = (step, (), to_float, sync)
+    return {"key": key, "prepare_s": times[0], "first_steps_s": sum(times),
+            "first_steps": len(times), "call_s": call, "peak_rss": peak}
+
+
+def peak_rss(run):
+    """Resident-set high-water mark (bytes) while ``run()`` runs: Linux resets the mark
+    when "5" is written to /proc/self/clear_refs; elsewhere the process's lifetime peak."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        reset = True
+    except OSError:
+        reset = False
+    run()
+    if reset:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    import resource                      # not on Windows
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
 
 
 def _loop(fn, args, sync, calls):
