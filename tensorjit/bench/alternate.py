@@ -132,6 +132,28 @@ def alternate(rows, rounds, budget_s=None):
             budget_s and sum(row.samples) * row.calls > budget_s)]
 
 
+def compare_workloads(workers, contestants, workloads, descriptions, rounds, show):
+    """For each workload: one row per ``(label, worker, variant)`` contestant, built,
+    checked against the first, alternated ``rounds`` times and passed to ``show``; the
+    workers are closed at the end. Returns {workload: [Row]}."""
+    results = {}
+    try:
+        with scratch_dir() as scratch:
+            for workload in workloads:
+                rows = [Row(label, worker, workload, variant)
+                        for label, worker, variant in contestants]
+                print(f"\n{workload}: {descriptions[workload]}")
+                build(rows, scratch)
+                check(rows, rows[0])
+                alternate(rows, rounds)
+                show(rows)
+                results[workload] = rows
+    finally:
+        for worker in workers.values():
+            worker.close()
+    return results
+
+
 def ratio(row, reference):
     """Median of the per-round ratios row / reference."""
     pairs = list(zip(row.samples, reference.samples))

@@ -69,22 +69,8 @@ def measure(args):
         print("not installed: " + ", ".join(missing) +
               (" (MindSpore: --mindspore-python or $TENSORJIT_MINDSPORE_PYTHON)"
                if "mindspore" in missing else ""))
-    results = {}
-    try:
-        with alternate.scratch_dir() as scratch:
-            for workload in args.workloads.split(","):
-                rows = [alternate.Row(label, worker, workload, variant)
-                        for label, worker, variant in contestants]
-                print(f"\n{workload}: {WORKLOADS[workload]}")
-                alternate.build(rows, scratch)
-                alternate.check(rows, rows[0])
-                alternate.alternate(rows, args.rounds)
-                _print(rows)
-                results[workload] = rows
-    finally:
-        for worker in workers.values():
-            worker.close()
-    return results
+    return alternate.compare_workloads(workers, contestants, args.workloads.split(","),
+                                       WORKLOADS, args.rounds, _print)
 
 
 def _print(rows):

@@ -60,22 +60,8 @@ def measure(args):
     print(f"vmap against batching by hand, {args.rounds} alternated rounds (one worker "
           f"process per framework{f', {args.threads} thread(s) each' if args.threads else ''}"
           f"); per call: median over rounds; vmap / by hand: median of per-round ratios")
-    results = {}
-    try:
-        with alternate.scratch_dir() as scratch:
-            for workload in args.workloads.split(","):
-                rows = [alternate.Row(label, worker, workload, variant)
-                        for label, worker, variant in contestants]
-                print(f"\n{workload}: {VMAP_WORKLOADS[workload]}")
-                alternate.build(rows, scratch)
-                alternate.check(rows, rows[0])
-                alternate.alternate(rows, args.rounds)
-                _print(rows)
-                results[workload] = rows
-    finally:
-        for worker in workers.values():
-            worker.close()
-    return results
+    return alternate.compare_workloads(workers, contestants, args.workloads.split(","),
+                                       VMAP_WORKLOADS, args.rounds, _print)
 
 
 def thread_limits(threads):
