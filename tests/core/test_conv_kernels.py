@@ -69,6 +69,7 @@ def _operands(case, dtype, seed=0):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_forward_equals_the_offset_sum(case, dtype):
+    winograd.wait(dtype)
     x, w, geometry = _operands(case, dtype)
     assert conv_kernels.fast_path(x, w, 1)
     got = conv_ops._conv_impl(x, w, **geometry)
@@ -81,6 +82,7 @@ def test_forward_equals_the_offset_sum(case, dtype):
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_gradients_are_the_adjoints_of_the_forward_kernel(case):
+    winograd.wait(np.float64)
     x, w, geometry = _operands(case, np.float64)
     y = conv_ops._conv_impl(x, w, **geometry)
     dy = np.random.default_rng(1).standard_normal(y.shape)
@@ -99,6 +101,7 @@ FD_CASES = [c for c in CASES if c[-1] in ("winograd, odd sizes", "shifted",
 
 @pytest.mark.parametrize("case", FD_CASES, ids=[c[-1] for c in FD_CASES])
 def test_gradients_against_finite_differences(case):
+    winograd.wait(np.float64)
     x, w, geometry = _operands(case, np.float64)
     dy = np.random.default_rng(1).standard_normal(conv_ops._conv_impl(x, w, **geometry).shape)
     dx = conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry)
@@ -140,12 +143,13 @@ def test_winograd_is_taken_and_matches_the_other_kernels(case, monkeypatch):
     give with Winograd switched off (float32: the transforms add rounding, not error)."""
     x, w, geometry = _operands(case, np.float32)
     stride, padding, dilation = geometry["stride"], geometry["padding"], geometry["dilation"]
-    assert conv_kernels._winograd(x.shape, (3, 3), stride, padding, dilation)
+    assert winograd.wait(np.float32)
+    assert conv_kernels._winograd(x.shape, x.dtype, (3, 3), stride, padding, dilation)
     y = conv_ops._conv_impl(x, w, **geometry)
     dy = np.random.default_rng(1).standard_normal(y.shape).astype(np.float32)
     got = (y, conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry),
            conv_ops._conv_weight_grad_impl(x, dy, w.shape, **geometry))
-    monkeypatch.setattr(winograd, "available", lambda: False)
+    monkeypatch.setattr(winograd, "ready", lambda dtype: False)
     want = (conv_ops._conv_impl(x, w, **geometry),
             conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry),
             conv_ops._conv_weight_grad_impl(x, dy, w.shape, **geometry))
@@ -158,6 +162,7 @@ def test_winograd_is_taken_and_matches_the_other_kernels(case, monkeypatch):
 def test_winograd_weight_gradient_is_the_correlation_of_input_and_output_gradient():
     """dw[o, c, i, j] = sum over n, p, q of dy[n, o, p, q] * xpad[n, c, p + i, q + j]."""
     rng = np.random.default_rng(3)
+    assert winograd.wait(np.float64)
     x = rng.standard_normal((2, 16, 16, 18))
     dy = rng.standard_normal((2, 7, 16, 18))
     xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
@@ -175,6 +180,7 @@ def test_winograd_weight_gradient_is_the_correlation_of_input_and_output_gradien
 def test_winograd_convolution_gradients_equal_eager_under_jit(mode, level):
     """A conv -> batch norm -> ReLU -> conv chain at 16x16 (its 3x3 convolutions take
     Winograd), differentiated: every capture mode and level gives eager's numbers."""
+    assert winograd.wait(np.float32)
     rng = np.random.default_rng(4)
     x = ms.Tensor(rng.standard_normal((2, 16, 16, 16)).astype(np.float32))
     w1 = ms.Tensor((rng.standard_normal((16, 16, 3, 3)) * 0.1).astype(np.float32))
@@ -190,3 +196,19 @@ def test_winograd_convolution_gradients_equal_eager_under_jit(mode, level):
     grad_fn = ms.value_and_grad(loss, grad_position=(0, 1, 2))
     assert_same(jit_call(grad_fn, mode, dict(jit_level=level), x, w1, w2),
                 grad_fn(x, w1, w2), rtol=1e-4, atol=1e-5)
+
+
+@needs_numba
+def test_winograd_compiles_in_the_background_and_the_other_kernels_run_meanwhile(
+        monkeypatch):
+    """Before its transforms are ready, a convolution Winograd would take gives the same
+    result on the shifted GEMMs, without waiting; afterwards it takes Winograd."""
+    monkeypatch.setattr(winograd, "_ready", set())
+    monkeypatch.setattr(winograd, "_threads", {})
+    monkeypatch.setattr(winograd, "BACKGROUND", True)
+    x, w, geometry = _operands(CASES[0], np.float32)
+    before = conv_ops._conv_impl(x, w, **geometry)          # starts the compile thread
+    assert winograd.wait(np.float32, timeout=600)
+    assert conv_kernels._winograd(x.shape, x.dtype, (3, 3), (1, 1), (1, 1, 1, 1), (1, 1))
+    np.testing.assert_allclose(conv_ops._conv_impl(x, w, **geometry), before, rtol=1e-4,
+                               atol=1e-5 * np.abs(before).max())
