@@ -86,6 +86,16 @@ def wait(dtype, timeout=None):
     return dtype in _ready
 
 
+def wait_started(timeout=None):
+    """Wait for every compile that has started; False if ``timeout`` ran out."""
+    for thread in list(_threads.values()):
+        if thread.is_alive():
+            thread.join(timeout)
+            if thread.is_alive():
+                return False
+    return True
+
+
 def _compile(dtype):
     global _transforms
     with _compile_lock:
