@@ -39,6 +39,7 @@ def reference_conv(x, w, stride, padding, dilation):
 CASES = [
     ((2, 16, 16, 16), (5, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "winograd"),
     ((2, 16, 17, 19), (6, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "winograd, odd sizes"),
+    ((1, 16, 16, 17), (16, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "winograd, input gradient"),
     ((1, 16, 19, 18), (4, 3, 3), (1, 1), (0, 0, 0, 0), (1, 1), "winograd, no pad"),
     ((2, 17, 16, 17), (3, 3, 3), (1, 1), (2, 1, 0, 2), (1, 1), "winograd, asymmetric pad"),
     ((2, 16, 8, 8), (5, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "shifted"),
@@ -95,7 +96,7 @@ def test_gradients_are_the_adjoints_of_the_forward_kernel(case):
     np.testing.assert_allclose(np.vdot(w, dw), inner, rtol=1e-12)
 
 
-FD_CASES = [c for c in CASES if c[-1] in ("winograd, odd sizes", "shifted",
+FD_CASES = [c for c in CASES if c[-1] in ("winograd, input gradient", "shifted",
                                           "im2col / col2im: stride 2")]
 
 
@@ -145,6 +146,9 @@ def test_winograd_is_taken_and_matches_the_other_kernels(case, monkeypatch):
     stride, padding, dilation = geometry["stride"], geometry["padding"], geometry["dilation"]
     assert winograd.wait(np.float32)
     assert conv_kernels._winograd(x.shape, x.dtype, (3, 3), stride, padding, dilation)
+    if case[-1] == "winograd, input gradient":       # 16 output channels: dx takes it too
+        assert conv_kernels._winograd((1, 16, 16, 17), x.dtype, (3, 3), stride, padding,
+                                      dilation)
     y = conv_ops._conv_impl(x, w, **geometry)
     dy = np.random.default_rng(1).standard_normal(y.shape).astype(np.float32)
     got = (y, conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry),
