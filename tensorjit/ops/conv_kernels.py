@@ -18,10 +18,10 @@ kernel, and the weight gradient is one GEMM per offset over all images at once,
 second one, such as SciPy's, would keep its own threads spinning beside NumPy's.)
 
 3x3 stride-1 convolutions on images of 16x16 and more use Winograd F(2x2, 3x3)
-(``winograd.py``, when Numba is installed, once its transforms have compiled) for the forward convolution, the input gradient
-(itself a stride-1 convolution) and the weight gradient: measured 1.3-1.7x faster than the
-shifted GEMMs at 32x32 and 16x16 with 64 and 128 channels, slower at 8x8 and 4x4 (too few
-tiles per transform).
+(``winograd.py``, when Numba is installed, once its transforms have compiled) for the
+forward convolution, the input gradient (itself a stride-1 convolution) and the weight
+gradient: measured 1.2-1.5x faster than the shifted GEMMs at 32x32 and 16x16 with 64 and
+128 channels, slower at 8x8 and 4x4 (too few tiles per transform).
 
 Strided convolutions and small images (where the padded grid wastes more than the copy
 costs) use a channels-last im2col and a single GEMM (its transpose, col2im, for the input
@@ -182,7 +182,8 @@ def input_grad(dy, w, x_shape, stride, padding, dilation):
     # the padding that makes the gradient a stride-1 correlation of dy (full minus own)
     full = (dh * (kh - 1) - padding[0], dh * (kh - 1) - padding[1],
             dw * (kw - 1) - padding[2], dw * (kw - 1) - padding[3])
-    if min(full) >= 0 and _winograd((n, o, oh, ow), dy.dtype, (kh, kw), stride, full, dilation):
+    if min(full) >= 0 and _winograd((n, o, oh, ow), dy.dtype, (kh, kw), stride, full,
+                                    dilation):
         # the correlation of dy with the flipped kernel, its in/out channels swapped
         flipped = np.ascontiguousarray(w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
         return winograd.forward(dy, flipped, full)
