@@ -14,3 +14,11 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 def pytest_addoption(parser):
     parser.addoption("--full", action="store_true", default=False,
                      help="sample at the nightly depth (the op table, tests/opinfo)")
+
+
+def pytest_sessionstart(session):
+    # a convolution takes Winograd once its transforms have compiled in the background;
+    # compiled up front, every test sees one kernel choice from its first call
+    from tensorjit.ops import winograd
+    for dtype in ("float32", "float64"):
+        winograd.wait(dtype)

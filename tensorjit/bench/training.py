@@ -51,7 +51,9 @@ TENSORJIT_ROWS = ("eager", "O0", "O1", "GE")
 
 # a framework's compile cache, pointed at a directory of the row's own
 CACHE_ENV = {
-    "tensorjit": lambda d: {"TENSORJIT_CACHE_DIR": d},
+    # Numba's own cache too: the kernels written in the package (Winograd's transforms)
+    # are cached by Numba beside their source otherwise, and would never be cold
+    "tensorjit": lambda d: {"TENSORJIT_CACHE_DIR": d, "NUMBA_CACHE_DIR": d},
     "torch": lambda d: {"TORCHINDUCTOR_CACHE_DIR": d},
     "jax": lambda d: {"JAX_COMPILATION_CACHE_DIR": d,
                       "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",

@@ -1,5 +1,6 @@
-"""The convolution kernels (ops/conv_kernels.py) on every path they choose -- shifted
-stride-1 GEMMs over row blocks, channels-last im2col and col2im, 1x1 GEMMs -- against a
+"""The convolution kernels (ops/conv_kernels.py) on every path they choose -- Winograd
+F(2x2, 3x3) (ops/winograd.py), shifted stride-1 GEMMs over row blocks, channels-last im2col
+and col2im, 1x1 GEMMs -- against a
 convolution written out in the test (a sum over kernel offsets of windows), and the two
 gradient kernels against the forward one: they are its adjoints,
 <conv(x, w), dy> = <x, input_grad(dy, w)> = <w, weight_grad(x, dy)>, and against finite
@@ -7,8 +8,14 @@ differences."""
 import numpy as np
 import pytest
 
+import tensorjit as ms
+from tensorjit import ops
 from tensorjit.ops import conv as conv_ops
-from tensorjit.ops import conv_kernels
+from tensorjit.ops import conv_kernels, winograd
+
+from tests.matrix import CAPTURE_MODES, jit_call, assert_same
+
+needs_numba = pytest.mark.skipif(not winograd.available(), reason="needs Numba")
 
 
 def reference_conv(x, w, stride, padding, dilation):
@@ -30,6 +37,11 @@ def reference_conv(x, w, stride, padding, dilation):
 
 # (N, C, H, W), (O, kh, kw), stride, padding, dilation, path the kernels take
 CASES = [
+    ((2, 16, 16, 16), (5, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "winograd"),
+    ((2, 16, 17, 19), (6, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "winograd, odd sizes"),
+    ((1, 16, 16, 17), (16, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "winograd, input gradient"),
+    ((1, 16, 19, 18), (4, 3, 3), (1, 1), (0, 0, 0, 0), (1, 1), "winograd, no pad"),
+    ((2, 17, 16, 17), (3, 3, 3), (1, 1), (2, 1, 0, 2), (1, 1), "winograd, asymmetric pad"),
     ((2, 16, 8, 8), (5, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "shifted"),
     ((2, 16, 9, 7), (5, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "shifted, odd sizes"),
     ((2, 16, 10, 10), (4, 3, 3), (1, 1), (2, 2, 2, 2), (2, 2), "shifted, dilated"),
@@ -58,6 +70,7 @@ def _operands(case, dtype, seed=0):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_forward_equals_the_offset_sum(case, dtype):
+    winograd.wait(dtype)
     x, w, geometry = _operands(case, dtype)
     assert conv_kernels.fast_path(x, w, 1)
     got = conv_ops._conv_impl(x, w, **geometry)
@@ -70,6 +83,7 @@ def test_forward_equals_the_offset_sum(case, dtype):
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_gradients_are_the_adjoints_of_the_forward_kernel(case):
+    winograd.wait(np.float64)
     x, w, geometry = _operands(case, np.float64)
     y = conv_ops._conv_impl(x, w, **geometry)
     dy = np.random.default_rng(1).standard_normal(y.shape)
@@ -82,8 +96,13 @@ def test_gradients_are_the_adjoints_of_the_forward_kernel(case):
     np.testing.assert_allclose(np.vdot(w, dw), inner, rtol=1e-12)
 
 
-@pytest.mark.parametrize("case", [CASES[0], CASES[8]], ids=[IDS[0], IDS[8]])
+FD_CASES = [c for c in CASES if c[-1] in ("winograd, input gradient", "shifted",
+                                          "im2col / col2im: stride 2")]
+
+
+@pytest.mark.parametrize("case", FD_CASES, ids=[c[-1] for c in FD_CASES])
 def test_gradients_against_finite_differences(case):
+    winograd.wait(np.float64)
     x, w, geometry = _operands(case, np.float64)
     dy = np.random.default_rng(1).standard_normal(conv_ops._conv_impl(x, w, **geometry).shape)
     dx = conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry)
@@ -110,3 +129,90 @@ def test_other_dtypes_and_groups_take_the_general_path():
     out = conv_ops._conv_impl(x.astype(np.float32), w.astype(np.float32), (1, 1),
                               (1, 1, 1, 1), (1, 1), 2)
     assert out[0, 0, 2, 2] == 18.0 and out[0, 0, 0, 0] == 8.0
+
+
+# ---------------------------------------------------------------------------------------
+# Winograd F(2x2, 3x3)
+
+WINOGRAD_CASES = [c for c in CASES if c[-1].startswith("winograd")]
+
+
+@needs_numba
+@pytest.mark.parametrize("case", WINOGRAD_CASES, ids=[c[-1] for c in WINOGRAD_CASES])
+def test_winograd_is_taken_and_matches_the_other_kernels(case, monkeypatch):
+    """The three primitives take Winograd on these shapes, and give what the shifted GEMMs
+    give with Winograd switched off (float32: the transforms add rounding, not error)."""
+    x, w, geometry = _operands(case, np.float32)
+    stride, padding, dilation = geometry["stride"], geometry["padding"], geometry["dilation"]
+    assert winograd.wait(np.float32)
+    assert conv_kernels._winograd(x.shape, x.dtype, (3, 3), stride, padding, dilation)
+    if case[-1] == "winograd, input gradient":       # 16 output channels: dx takes it too
+        assert conv_kernels._winograd((1, 16, 16, 17), x.dtype, (3, 3), stride, padding,
+                                      dilation)
+    y = conv_ops._conv_impl(x, w, **geometry)
+    dy = np.random.default_rng(1).standard_normal(y.shape).astype(np.float32)
+    got = (y, conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry),
+           conv_ops._conv_weight_grad_impl(x, dy, w.shape, **geometry))
+    monkeypatch.setattr(winograd, "ready", lambda dtype: False)
+    want = (conv_ops._conv_impl(x, w, **geometry),
+            conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry),
+            conv_ops._conv_weight_grad_impl(x, dy, w.shape, **geometry))
+    for g, e in zip(got, want):
+        assert g.dtype == np.float32 and g.shape == e.shape
+        np.testing.assert_allclose(g, e, rtol=1e-4, atol=1e-5 * np.abs(e).max())
+
+
+@needs_numba
+def test_winograd_weight_gradient_is_the_correlation_of_input_and_output_gradient():
+    """dw[o, c, i, j] = sum over n, p, q of dy[n, o, p, q] * xpad[n, c, p + i, q + j]."""
+    rng = np.random.default_rng(3)
+    assert winograd.wait(np.float64)
+    x = rng.standard_normal((2, 16, 16, 18))
+    dy = rng.standard_normal((2, 7, 16, 18))
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    want = np.empty((7, 16, 3, 3))
+    for i in range(3):
+        for j in range(3):
+            want[:, :, i, j] = np.einsum("nopq,ncpq->oc", dy, xp[:, :, i:i + 16, j:j + 18])
+    np.testing.assert_allclose(winograd.weight_grad(x, dy, (1, 1, 1, 1)), want, rtol=1e-10,
+                               atol=1e-10)
+
+
+@needs_numba
+@pytest.mark.parametrize("mode", CAPTURE_MODES)
+@pytest.mark.parametrize("level", ["O0", "O1"])
+def test_winograd_convolution_gradients_equal_eager_under_jit(mode, level):
+    """A conv -> batch norm -> ReLU -> conv chain at 16x16 (its 3x3 convolutions take
+    Winograd), differentiated: every capture mode and level gives eager's numbers."""
+    assert winograd.wait(np.float32)
+    rng = np.random.default_rng(4)
+    x = ms.Tensor(rng.standard_normal((2, 16, 16, 16)).astype(np.float32))
+    w1 = ms.Tensor((rng.standard_normal((16, 16, 3, 3)) * 0.1).astype(np.float32))
+    w2 = ms.Tensor((rng.standard_normal((8, 16, 3, 3)) * 0.1).astype(np.float32))
+    gamma, beta = ms.Tensor(np.ones(16, np.float32)), ms.Tensor(np.zeros(16, np.float32))
+
+    def loss(x, w1, w2):
+        h = ops.conv2d(x, w1, pad_mode="pad", padding=1)
+        h = ops.relu(ops.batch_norm(h, ops.zeros(16, ms.float32), ops.ones(16, ms.float32),
+                                    gamma, beta, training=True))
+        return (ops.conv2d(h, w2, pad_mode="pad", padding=1) ** 2).mean()
+
+    grad_fn = ms.value_and_grad(loss, grad_position=(0, 1, 2))
+    assert_same(jit_call(grad_fn, mode, dict(jit_level=level), x, w1, w2),
+                grad_fn(x, w1, w2), rtol=1e-4, atol=1e-5)
+
+
+@needs_numba
+def test_winograd_compiles_in_the_background_and_the_other_kernels_run_meanwhile(
+        monkeypatch):
+    """Before its transforms are ready, a convolution Winograd would take gives the same
+    result on the shifted GEMMs, without waiting; afterwards it takes Winograd."""
+    monkeypatch.setattr(winograd, "_ready", set())
+    monkeypatch.setattr(winograd, "_threads", {})
+    monkeypatch.setattr(winograd, "BACKGROUND", True)
+    x, w, geometry = _operands(CASES[0], np.float32)
+    before = conv_ops._conv_impl(x, w, **geometry)          # starts the compile thread
+    assert winograd.wait(np.float32, timeout=600)
+    assert conv_kernels._winograd(x.shape, x.dtype, (3, 3), (1, 1), (1, 1, 1, 1), (1, 1))
+    np.testing.assert_allclose(conv_ops._conv_impl(x, w, **geometry), before, rtol=1e-4,
+                               atol=1e-5 * np.abs(before).max())

@@ -29,6 +29,7 @@ import threading
 import warnings
 
 from ...locks import ForkSafeLock, at_fork
+from ...ops import winograd
 from . import config
 
 ENABLED = os.environ.get("TENSORJIT_BACKGROUND_COMPILE", "1") != "0"
@@ -63,10 +64,14 @@ def pending():
 
 
 def wait(timeout=None):
-    """Block until every queued kernel is compiled; False if ``timeout`` ran out."""
+    """Block until every queued kernel is compiled, and the convolutions' Winograd
+    transforms (``ops/winograd.py``, compiled in their own thread) are; False if
+    ``timeout`` ran out."""
     poke()
     with _done:
-        return _done.wait_for(lambda: not pending(), timeout)
+        if not _done.wait_for(lambda: not pending(), timeout):
+            return False
+    return winograd.wait_started(timeout)
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,0 +1,183 @@
+"""Winograd F(2x2, 3x3) convolution kernels for 3x3 stride-1 convolutions (Numba transforms,
+the products through NumPy's BLAS); ``conv_kernels.py`` picks them per shape.
+
+Each 2x2 block of outputs is computed from the 4x4 input tile under it as
+
+    Y = A^T [ (G w G^T) (.) (B^T d B) ] A
+
+(Lavin & Gray, "Fast Algorithms for Convolutional Neural Networks", 2015): 16 products per
+tile and channel pair instead of 36, 2.25x fewer multiplications. Over a batch, the
+elementwise product summed over input channels becomes 16 GEMMs, one per tile position
+xi = (a, b): ``M[xi] = U[xi] @ V[xi]``, U (16, O, C) the transformed filters and V
+(16, C, N*tiles) the transformed input tiles. The transforms read and write NCHW directly
+(no channels-last copies), and are bandwidth-bound loops, run in parallel over planes.
+
+The weight gradient is the same algorithm's adjoint (exact, as the algorithm is linear in
+w): ``dU[xi] = dM[xi] @ V[xi]^T`` with ``dM = A dY A^T`` per output tile, then
+``dw = G^T dU G``. The input gradient of a stride-1 convolution is itself a stride-1
+convolution (of the padded output gradient with the flipped, transposed kernel), so it
+uses ``forward``.
+
+The transforms compile in a background thread on first use (about 5 s; then Numba's disk
+cache loads them in a fraction of a second); until they are ready the convolutions take
+the other kernels.
+
+The 16-plane buffers are large (16/4 = 4x the input); they are kept per thread and reused,
+since fresh allocations of that size come from the OS as zero pages faulted in one by one
+(measured: half the time of a fresh-buffer forward at 32x32, 64 channels).
+"""
+import importlib.util
+import os
+import threading
+
+import numpy as np
+
+from ..locks import ForkSafeLock, at_fork
+
+# like O1's kernels (backend/numba/background.py), the transforms compile in a thread
+# while the convolutions run on the other kernels; 0: compile at first use, waiting
+BACKGROUND = os.environ.get("TENSORJIT_BACKGROUND_COMPILE", "1") != "0"
+FORK_WAIT_SECONDS = 60.0
+
+_transforms = None            # the winograd_transforms module, once imported
+_ready = set()                # dtypes whose transforms are compiled
+_threads = {}                 # dtype -> its compiling thread
+_state_lock = threading.Lock()
+_compile_lock = ForkSafeLock()   # held while compiling: a fork waits for it (bounded)
+_held_for_fork = [False]
+_workspace = threading.local()
+
+
+def available():
+    """Whether Winograd can run here at all (Numba installed)."""
+    return importlib.util.find_spec("numba") is not None
+
+
+def ready(dtype):
+    """Whether the transforms for ``dtype`` are compiled. The first call starts compiling
+    them (in the background unless ``TENSORJIT_BACKGROUND_COMPILE=0``) and says False until
+    they are; the callers take the other convolution kernels meanwhile."""
+    dtype = np.dtype(dtype)
+    if dtype in _ready:
+        return True
+    if not available():
+        return False
+    with _state_lock:
+        if dtype in _threads:
+            return False
+        thread = _threads[dtype] = threading.Thread(
+            target=_compile, args=(dtype,), name="tensorjit-winograd", daemon=True)
+        if BACKGROUND:
+            thread.start()
+            return False
+    _compile(dtype)
+    return dtype in _ready
+
+
+def wait(dtype, timeout=None):
+    """Compile the transforms for ``dtype`` now (or wait for the thread compiling them);
+    True when they are ready."""
+    dtype = np.dtype(dtype)
+    if ready(dtype):
+        return True
+    thread = _threads.get(dtype)
+    if thread is not None and thread.is_alive():
+        thread.join(timeout)
+    return dtype in _ready
+
+
+def wait_started(timeout=None):
+    """Wait for every compile that has started; False if ``timeout`` ran out."""
+    for thread in list(_threads.values()):
+        if thread.is_alive():
+            thread.join(timeout)
+            if thread.is_alive():
+                return False
+    return True
+
+
+def _compile(dtype):
+    global _transforms
+    with _compile_lock:
+        try:
+            from . import winograd_transforms
+            winograd_transforms.compile_for(dtype)
+        except Exception:     # pragma: no cover - a broken Numba: the other kernels stay
+            return
+        _transforms = winograd_transforms
+        _ready.add(dtype)
+
+
+def _before_fork():
+    _held_for_fork[0] = _compile_lock.acquire(timeout=FORK_WAIT_SECONDS)
+
+
+def _after_fork_in_parent():
+    if _held_for_fork[0]:
+        _compile_lock.release()
+
+
+def _after_fork_in_child():
+    # the child has no compiling thread: a dtype still compiling starts again on demand
+    for dtype in [d for d in _threads if d not in _ready]:
+        del _threads[dtype]
+
+
+at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
+        after_in_child=_after_fork_in_child)
+
+
+def _buffer(role, shape, dtype):
+    """A per-thread scratch array of ``shape`` for ``role``, reused from call to call."""
+    size = int(np.prod(shape))
+    key = (role, np.dtype(dtype))
+    buffers = getattr(_workspace, "buffers", None)
+    if buffers is None:
+        buffers = _workspace.buffers = {}
+    flat = buffers.get(key)
+    if flat is None or flat.size < size:
+        flat = buffers[key] = np.empty(size, dtype)
+    return flat[:size].reshape(shape)
+
+
+def _tiles(oh, ow):
+    return (oh + 1) // 2, (ow + 1) // 2
+
+
+def _transformed_input(x, top, left, th, tw, role):
+    n, c = x.shape[:2]
+    v = _buffer(role, (16, c, n, th, tw), x.dtype)
+    _transforms.input_transform(np.ascontiguousarray(x), top, left, v)
+    return v.reshape(16, c, n * th * tw)
+
+
+def forward(x, w, padding):
+    """3x3, stride 1, dilation 1 correlation of NCHW ``x`` with (O, C, 3, 3) ``w``;
+    ``padding`` (top, bottom, left, right)."""
+    n, c, h, wd = x.shape
+    o = w.shape[0]
+    top, bottom, left, right = padding
+    oh, ow = h + top + bottom - 2, wd + left + right - 2
+    th, tw = _tiles(oh, ow)
+    v = _transformed_input(x, top, left, th, tw, "input")
+    u = np.empty((16, o, c), w.dtype)
+    _transforms.filter_transform(np.ascontiguousarray(w), u)
+    m = _buffer("product", (16, o, n * th * tw), x.dtype)
+    np.matmul(u, v, out=m)
+    y = np.empty((n, o, oh, ow), x.dtype)
+    _transforms.output_transform(m.reshape(16, o, n, th, tw), y)
+    return y
+
+
+def weight_grad(x, dy, padding):
+    """The gradient of ``forward`` for its (O, C, 3, 3) weight, given ``dy`` (N, O, OH, OW)."""
+    n, c = x.shape[:2]
+    o, oh, ow = dy.shape[1:]
+    th, tw = _tiles(oh, ow)
+    dm = _buffer("product", (16, o, n, th, tw), dy.dtype)
+    _transforms.output_transform_adjoint(np.ascontiguousarray(dy), dm)
+    v = _transformed_input(x, padding[0], padding[2], th, tw, "input")
+    du = np.matmul(dm.reshape(16, o, n * th * tw), v.transpose(0, 2, 1))
+    dw = np.empty((o, c, 3, 3), x.dtype)
+    _transforms.filter_transform_adjoint(du, dw)
+    return dw
