@@ -151,6 +151,33 @@ def test_buffer_reuse_never_writes_visible_arrays():
     assert any(reused)
 
 
+def test_inplace_kernel_writes_its_operand_and_copies_a_readonly_one():
+    # the in-place output is the operand array inside the kernel (``out0 = inJ``), not a
+    # second argument aliasing it (which defeats LLVM's vectorization)
+    def g(x, w):
+        t = ops.matmul(x, w)                    # dies at the fused node: its buffer is reused
+        return ops.exp(t - 1.0) * 0.5 + t
+    x, w = rand(64, 64, seed=6) * 0.1, rand(64, 64, seed=7) * 0.1
+    jitted = ms.jit(g, capture_mode="trace", jit_level="O1")
+    np.testing.assert_allclose(jitted(x, w).asnumpy(), g(x, w).asnumpy(), rtol=1e-5, atol=1e-6)
+    node = next(n for n in jitted.lower(x, w).graph.nodes if n.prim.name == "fused")
+    (k, j), = node.params["inplace"]
+    kernel = native_kernel.kernel_for(node.params["graph"], node.params["inplace"])
+    if kernel.native is None:
+        pytest.skip("Numba is not installed")
+    assert f"out{k} = in{j}" in kernel.source
+    operand = np.asarray(np.matmul(x.asnumpy(), w.asnumpy()), np.float32)
+    expected = g(x, w).asnumpy()
+    readonly = operand.copy()
+    readonly.flags.writeable = False
+    assert len(node.inputs) == 1
+    out, = kernel(readonly)                 # not writable: the kernel writes a copy
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(readonly, operand)
+    out, = kernel(operand)                  # writable: the result is the operand's buffer
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+    assert out is operand
+
 def _branches(x, w1, w2, w3):
     outs = []
     for w in (w1, w2, w3):
