@@ -21,11 +21,13 @@ point. Every rule preserves values exactly, NaN and inf included (so ``x * 0 -> 
     reshape(reshape(x, s1), s2)                     -> reshape(x, s2)
     transpose(transpose(x, p), q)                   -> transpose(x, p o q)  (or x)
     op(..., uniform constant, ...)                  -> op(..., scalar literal, ...)
+    zeros.at[0].add(a) + zeros.at[1].add(b) + ...   -> concat(a, b, ...) + 0  (entries
+                                                              covering the first axis)
 """
 import numpy as np
 
 from ..ir.graph import Literal
-from ..ir.rewrite import Same, Make, rewrite
+from ..ir.rewrite import Same, Make, Replace, rewrite
 from ..ops.primitive import PRIMITIVES
 
 
@@ -111,7 +113,10 @@ def reshape_chain(node, ctx):
         src = inner.inputs[0]
         if not isinstance(src, Literal) and tuple(src.aval.shape) == tuple(node.params["shape"]):
             return Same(src)
-        return Make(node.prim, [src], dict(node.params))
+        # the inner reshape stays if something else reads it: reshaping its result is then
+        # a view, reshaping its (maybe strided) operand again a second copy
+        if ctx.use_count(node.inputs[0]) == 1:
+            return Make(node.prim, [src], dict(node.params))
 
 
 def transpose_chain(node, ctx):
@@ -151,6 +156,62 @@ def uniform_constant(node, ctx):
         return Make(node.prim, inputs, dict(node.params))
 
 
+def _zeros_constant(ctx, v):
+    value = ctx.constant(v)
+    return (value is not None and value.dtype.kind == "f" and not np.any(value)
+            and not np.any(np.signbit(value)))
+
+
+def _written_entries(v, ctx, aval):
+    """{k: piece} when ``v`` is +0 everywhere but whole entries ``k`` of its first axis,
+    which hold ``0 + piece``: an ``index_add`` into a zeros constant at an integer
+    position (the gradient of ``x[k]``), or a single-use ``add`` of such values at
+    different entries. None otherwise."""
+    node = ctx.producer(v)
+    if node is None or node.outputs[0].aval != aval:
+        return None
+    if node.prim.name == "index_add":
+        spec = node.params["spec"]
+        piece = node.inputs[1] if len(node.inputs) == 2 else None
+        if (len(spec) == 1 and spec[0][0] == "i" and isinstance(spec[0][1], int)
+                and piece is not None and not isinstance(piece, Literal)
+                and piece.aval.dtype == aval.dtype
+                and tuple(piece.aval.shape) == tuple(aval.shape[1:])
+                and _zeros_constant(ctx, node.inputs[0])):
+            return {spec[0][1] % aval.shape[0]: piece}
+        return None
+    if node.prim.name == "add" and ctx.use_count(v) == 1:
+        return _disjoint_union([_written_entries(u, ctx, aval) for u in node.inputs])
+    return None
+
+
+def _disjoint_union(parts):
+    union = {}
+    for part in parts:
+        if part is None or union.keys() & part.keys():
+            return None
+        union.update(part)
+    return union
+
+
+def stacked_entries(node, ctx):
+    """``zeros.at[0].add(a) + zeros.at[1].add(b) + ...`` covering the first axis ->
+    ``concat(a, b, ...) + 0`` (the gradient of ``q, k, v = qkv[0], qkv[1], qkv[2]``): one
+    pass writing the result instead of a zero-filled copy per entry and their sums. The
+    ``+ 0`` keeps the value exact (a -0.0 entry was +0.0 + -0.0 = +0.0)."""
+    aval = node.outputs[0].aval
+    if not aval.shape or aval.dtype.kind != "f" or any(isinstance(v, Literal)
+                                                        for v in node.inputs):
+        return None
+    pieces = _disjoint_union([_written_entries(v, ctx, aval) for v in node.inputs])
+    if pieces is None or sorted(pieces) != list(range(aval.shape[0])):
+        return None
+    b = ctx.builder(node)
+    rows = [b.reshape(pieces[k], shape=(1,) + tuple(aval.shape[1:])) for k in sorted(pieces)]
+    stacked = b.concat(*rows, axis=0) if len(rows) > 1 else rows[0]
+    return Replace(b.nodes, [b.add(stacked, b.lit(0.0, aval.dtype))])
+
+
 def _broadcast(shapes):
     try:
         return tuple(np.broadcast_shapes(*[tuple(s) for s in shapes])) if shapes else ()
@@ -159,7 +220,8 @@ def _broadcast(shapes):
 
 
 RULES = {
-    "add": [identity_operand(1, 0, negative_zero=True), identity_operand(0, 0, negative_zero=True)],
+    "add": [identity_operand(1, 0, negative_zero=True), identity_operand(0, 0, negative_zero=True),
+            stacked_entries],
     "sub": [identity_operand(1, 0)],
     "mul": [identity_operand(1, 1), identity_operand(0, 1)],
     "div": [identity_operand(1, 1)],

@@ -52,6 +52,40 @@ def test_simplify_identities_and_chains_keep_nan_semantics(monkeypatch):
     np.testing.assert_array_equal(out, g(x).asnumpy())
 
 
+def _split_heads(qkv, w):
+    q, k, v = qkv[0], qkv[1], qkv[2]
+    return (q * w).sum() + (k * k).sum() + (v * w * -1.5).sum()
+
+
+def _two_of_three(qkv, w):
+    return (qkv[0] * w).sum() + (qkv[2] * w).sum()
+
+
+@pytest.mark.parametrize("mode", ["trace", "ast", "bytecode"])
+def test_gradient_of_indexed_entries_is_one_concat_and_exact(mode):
+    qkv = rand(3, 4, 5, seed=8)
+    zeros = np.zeros((3, 4, 5), np.float32)
+    zeros[1, 0, 0] = -0.0                           # the +0 keeps -0.0 entries +0.0
+    qkv = Tensor(qkv.asnumpy() * (zeros == 0) + zeros)
+    w = rand(4, 5, seed=9)
+    grad = ms.grad(_split_heads)
+    jitted = ms.jit(grad, capture_mode=mode, jit_level="O1")
+    names = jitted.lower(qkv, w).graph.primitive_names()
+    assert "concat" in names and "index_add" not in names, names
+    expected = grad(qkv, w).asnumpy()
+    for _ in range(2):
+        out = jitted(qkv, w).asnumpy()
+        np.testing.assert_array_equal(out, expected)
+        np.testing.assert_array_equal(np.signbit(out), np.signbit(expected))
+    np.testing.assert_array_equal(expected[0], w.asnumpy())     # independent check
+    np.testing.assert_array_equal(expected[1], 2 * qkv.asnumpy()[1])
+    np.testing.assert_allclose(expected[2], -1.5 * w.asnumpy(), rtol=1e-6)
+    # entries that do not cover the axis keep their index_add (no concat to make)
+    partial = ms.jit(ms.grad(_two_of_three), capture_mode=mode, jit_level="O1")
+    assert "concat" not in partial.lower(qkv, w).graph.primitive_names()
+    np.testing.assert_array_equal(partial(qkv, w).asnumpy(),
+                                  ms.grad(_two_of_three)(qkv, w).asnumpy())
+
 @pytest.mark.skipif(not numba_backend.numba_available(), reason="needs Numba")
 def test_chains_meeting_at_a_node_fuse_into_one_kernel():
     """Adam's two moments feed one update: the groups of both chains merge, so the step
@@ -165,6 +199,8 @@ def test_inplace_kernel_writes_its_operand_and_copies_a_readonly_one():
     kernel = native_kernel.kernel_for(node.params["graph"], node.params["inplace"])
     if kernel.native is None:
         pytest.skip("Numba is not installed")
+    kernel(np.zeros((64, 64), np.float32))          # compiled (tiered: in the background)
+    assert background.wait(120)
     assert f"out{k} = in{j}" in kernel.source
     operand = np.asarray(np.matmul(x.asnumpy(), w.asnumpy()), np.float32)
     expected = g(x, w).asnumpy()
