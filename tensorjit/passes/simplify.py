@@ -20,6 +20,7 @@ point. Every rule preserves values exactly, NaN and inf included (so ``x * 0 -> 
     reshape(x, x.shape), broadcast_to(x, x.shape)   -> x
     reshape(reshape(x, s1), s2)                     -> reshape(x, s2)
     transpose(transpose(x, p), q)                   -> transpose(x, p o q)  (or x)
+    transpose(a @ b) (matrices)                     -> b.T @ a.T
     op(..., uniform constant, ...)                  -> op(..., scalar literal, ...)
     zeros.at[0].add(a) + zeros.at[1].add(b) + ...   -> concat(a, b, ...) + 0  (entries
                                                               covering the first axis)
@@ -117,6 +118,24 @@ def reshape_chain(node, ctx):
         # a view, reshaping its (maybe strided) operand again a second copy
         if ctx.use_count(node.inputs[0]) == 1:
             return Make(node.prim, [src], dict(node.params))
+
+
+def transposed_product(node, ctx):
+    """transpose(a @ b) -> b.T @ a.T for matrices: the product is written in the layout
+    its reader wants (a weight's gradient, which the optimizer's kernel reads flat, was a
+    strided view copied per step). The same products summed in the same order: BLAS
+    computes C.T = B.T A.T by swapping the operands' roles (bit-equal, tested)."""
+    if tuple(node.params["perm"]) != (1, 0):
+        return None
+    inner = ctx.producer(node.inputs[0])
+    if inner is None or inner.prim.name != "matmul" or ctx.use_count(node.inputs[0]) != 1:
+        return None
+    a, b = inner.inputs
+    if isinstance(a, Literal) or isinstance(b, Literal) or a.aval.ndim != 2 or b.aval.ndim != 2:
+        return None
+    bld = ctx.builder(node)
+    product = bld.matmul(bld.transpose(b, perm=(1, 0)), bld.transpose(a, perm=(1, 0)))
+    return Replace(bld.nodes, [product])
 
 
 def transpose_chain(node, ctx):
@@ -231,7 +250,7 @@ RULES = {
     "cast": [cast_rule],
     "reshape": [reshape_chain],
     "broadcast_to": [same_shape_rule],
-    "transpose": [transpose_chain],
+    "transpose": [transpose_chain, transposed_product],
     "*": [uniform_constant],
 }
 

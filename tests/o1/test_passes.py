@@ -52,6 +52,25 @@ def test_simplify_identities_and_chains_keep_nan_semantics(monkeypatch):
     np.testing.assert_array_equal(out, g(x).asnumpy())
 
 
+@pytest.mark.parametrize("mode", ["trace", "ast", "bytecode"])
+def test_weight_gradient_is_computed_in_the_weights_layout(mode):
+    # x @ w.T (a Dense layer): w's gradient is transpose(x.T @ ct); O1 computes ct.T @ x,
+    # the same products, contiguous for the optimizer's kernel
+    x, w = rand(32, 24, seed=10), rand(16, 24, seed=11)
+
+    def loss(x, w):
+        return (ops.matmul(x, w.T) ** 2).sum()
+    grad = ms.grad(loss, grad_position=1)
+    jitted = ms.jit(grad, capture_mode=mode, jit_level="O1")
+    graph = jitted.lower(x, w).graph
+    producer = {o: n for n in graph.nodes for o in n.outputs}
+    assert producer[graph.outputs[0]].prim.name != "transpose", graph.primitive_names()
+    expected = 2 * (x.asnumpy() @ w.asnumpy().T).T @ x.asnumpy()     # NumPy formula
+    out = jitted(x, w).asnumpy()
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(out, grad(x, w).asnumpy(), rtol=1e-6, atol=1e-6)
+    assert jitted(x, w).asnumpy().flags.c_contiguous
+
 def _split_heads(qkv, w):
     q, k, v = qkv[0], qkv[1], qkv[2]
     return (q * w).sum() + (k * k).sum() + (v * w * -1.5).sum()
