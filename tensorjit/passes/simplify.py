@@ -21,6 +21,7 @@ point. Every rule preserves values exactly, NaN and inf included (so ``x * 0 -> 
     reshape(reshape(x, s1), s2)                     -> reshape(x, s2)
     transpose(transpose(x, p), q)                   -> transpose(x, p o q)  (or x)
     transpose(a @ b) (matrices)                     -> b.T @ a.T
+    reshape(x + bias), last axis kept               -> reshape(x) + bias
     op(..., uniform constant, ...)                  -> op(..., scalar literal, ...)
     zeros.at[0].add(a) + zeros.at[1].add(b) + ...   -> concat(a, b, ...) + 0  (entries
                                                               covering the first axis)
@@ -138,6 +139,31 @@ def transposed_product(node, ctx):
     return Replace(bld.nodes, [product])
 
 
+def reshape_through_bias(node, ctx):
+    """reshape(x + b) -> reshape(x) + b when the reshape keeps the last axis and ``b``
+    varies only along it (a bias): the add can then fuse with what reads the reshaped
+    value (GPT's output bias into the cross-entropy kernel); the same sums."""
+    inner = ctx.producer(node.inputs[0])
+    if inner is None or inner.prim.name != "add" or ctx.use_count(node.inputs[0]) != 1:
+        return None
+    old, new = tuple(node.inputs[0].aval.shape), tuple(node.params["shape"])
+    if not old or not new or old[-1] != new[-1]:
+        return None
+    full = [v for v in inner.inputs if not isinstance(v, Literal) and tuple(v.aval.shape) == old]
+    if len(full) != 1:
+        return None
+    x, = full
+    b = inner.inputs[1] if inner.inputs[0] is x else inner.inputs[0]
+    b_shape = tuple(b.aval.shape) if not isinstance(b, Literal) else tuple(b.value.shape)
+    if any(d != 1 for d in b_shape[:-1]) or len(b_shape) > len(new) or \
+            (b_shape and b_shape[-1] not in (1, old[-1])) or x.aval.dtype != node.outputs[0].aval.dtype:
+        return None
+    bld = ctx.builder(node)
+    moved = bld.reshape(x, shape=new)
+    operands = [moved, b] if inner.inputs[0] is x else [b, moved]
+    return Replace(bld.nodes, [bld.add(*operands)])
+
+
 def transpose_chain(node, ctx):
     perm = tuple(node.params["perm"])
     if perm == tuple(range(len(perm))):
@@ -248,7 +274,7 @@ RULES = {
     "stop_gradient": [passthrough],
     "identity": [passthrough],
     "cast": [cast_rule],
-    "reshape": [reshape_chain],
+    "reshape": [reshape_chain, reshape_through_bias],
     "broadcast_to": [same_shape_rule],
     "transpose": [transpose_chain, transposed_product],
     "*": [uniform_constant],

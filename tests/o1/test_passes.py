@@ -71,6 +71,26 @@ def test_weight_gradient_is_computed_in_the_weights_layout(mode):
     np.testing.assert_allclose(out, grad(x, w).asnumpy(), rtol=1e-6, atol=1e-6)
     assert jitted(x, w).asnumpy().flags.c_contiguous
 
+def test_bias_add_moves_past_a_reshape_into_the_kernel_reading_it():
+    x, w, b = rand(4, 8, 16, seed=12), rand(16, 32, seed=13), rand(32, seed=14)
+
+    def g(x, w, b):
+        logits = (ops.matmul(x, w) + b).reshape(-1, 32)
+        return ops.softmax(logits, axis=-1) * 2.0
+    jitted = ms.jit(g, capture_mode="trace", jit_level="O1")
+    graph = jitted.lower(x, w, b).graph
+    assert "add" not in graph.primitive_names(), graph.primitive_names()
+    e = np.exp((x.asnumpy() @ w.asnumpy() + b.asnumpy()).reshape(-1, 32))
+    expected = e / e.sum(-1, keepdims=True) * 2.0                       # NumPy formula
+    np.testing.assert_allclose(jitted(x, w, b).asnumpy(), expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(jitted(x, w, b).asnumpy(), g(x, w, b).asnumpy(), rtol=1e-6,
+                               atol=1e-7)
+    # a reshape that splits the last axis keeps the add where it is
+    split = ms.jit(lambda x, w, b: (ops.matmul(x, w) + b).reshape(4, 8, 2, 16) * 2.0,
+                   capture_mode="trace", jit_level="O1")
+    np.testing.assert_array_equal(split(x, w, b).asnumpy(),
+                                  ((ops.matmul(x, w) + b).reshape(4, 8, 2, 16) * 2.0).asnumpy())
+
 def _split_heads(qkv, w):
     q, k, v = qkv[0], qkv[1], qkv[2]
     return (q * w).sum() + (k * k).sum() + (v * w * -1.5).sum()
