@@ -17,6 +17,10 @@ training step including getting its batch):
 - ``pipeline, 2 processes``: the same with ``python_multiprocessing=True`` (forked
   workers: no shared interpreter lock; rows travel in groups of 8).
 
+Each timing sample is ``--steps`` consecutive steps (default 40), so the few batches the
+workers made ahead while the other rows ran are a small part of it: the figure is the
+steady state, where the pipeline must keep up with the step.
+
 Reported: steps/s (median over rounds) and the median per-round ratio to the in-memory
 row; 1.00 means the pipeline costs the training loop nothing.
 """
@@ -140,6 +144,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="python -m tensorjit.bench pipeline", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rounds", type=int, default=7)
+    p.add_argument("--steps", type=int, default=40,
+                   help="consecutive train steps per timing sample (default 40)")
     p.add_argument("--threads", type=int, default=1,
                    help="BLAS / OpenMP threads of each worker (default 1: the other core is "
                         "left to the pipeline's threads; 0: the libraries' defaults)")
@@ -148,13 +154,13 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(argv)
-    rows = measure(args.rounds, args.threads)
+    rows = measure(args.rounds, args.threads, args.steps)
     return 0 if all(r.samples for r in rows) else 1
 
 
-def measure(rounds, threads=1):
+def measure(rounds, threads=1, steps=40):
     print(f"small CNN train step (batch {BATCH}, 3x32x32 crops of 96x96 JPEG files), {rounds} "
-          f"alternated rounds, one worker process per row, "
+          f"alternated rounds of {steps} steps per row, one worker process per row, "
           f"{threads or 'default'} BLAS thread(s); steps/s: median over rounds; "
           f"ratio: median of per-round ratios to the in-memory row")
     env = {name: str(threads) for name in THREAD_VARIABLES} if threads else {}
@@ -164,6 +170,8 @@ def measure(rounds, threads=1):
     try:
         with alternate.scratch_dir() as scratch:
             alternate.build(rows, scratch)
+            for row in rows:
+                row.calls = steps
             alternate.alternate(rows, rounds)
     finally:
         for worker in workers:

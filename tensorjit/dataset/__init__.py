@@ -8,7 +8,8 @@ iterators give Tensors. Stages with ``num_parallel_workers > 1`` run ahead on wo
 No jit here: the pipeline only hands arrays to the model.
 """
 from . import config
-from .engine import Dataset, BatchInfo
+from .engine import Dataset
+from .batching import BatchInfo
 from .operations import MapDataset
 from .sources import GeneratorDataset, NumpySlicesDataset
 from .readers import MnistDataset, Cifar10Dataset, ImageFolderDataset

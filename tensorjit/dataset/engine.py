@@ -14,7 +14,7 @@ from ..tensor import Tensor
 from . import config
 from .workers import ordered_map, prefetch
 
-__all__ = ["Dataset", "BatchInfo", "to_array"]
+__all__ = ["Dataset", "to_array"]
 
 
 def to_array(value, where):
@@ -41,6 +41,18 @@ def to_array(value, where):
         return array.astype(np.int64) if array.dtype.kind == "i" else array
     raise TypeError(f"{where}: a column value must be a NumPy array, a Tensor or a number, "
                     f"got {type(value).__name__}")
+
+
+def stack_columns(rows, names):
+    columns = []
+    for k, name in enumerate(names):
+        values = [row[k] for row in rows]
+        if len({v.shape for v in values}) > 1:
+            raise ValueError(f"batch: column {name!r} has rows of different shapes "
+                             f"{sorted({v.shape for v in values})}; make them equal "
+                             f"(e.g. with a Resize or pad in map) before batching")
+        columns.append(np.stack(values))
+    return columns
 
 
 def _names(value, what, who):
@@ -72,19 +84,6 @@ def workers_arg(value, who):
     return int(value)
 
 
-class BatchInfo:
-    """What ``per_batch_map`` learns about the batch it is given."""
-
-    def __init__(self, epoch, batch):
-        self._epoch, self._batch = epoch, batch
-
-    def get_epoch_num(self):
-        return self._epoch
-
-    def get_batch_num(self):
-        return self._batch
-
-
 class Dataset:
     """Base of every dataset; subclasses define ``_columns``, ``_size`` and ``_rows``."""
 
@@ -106,9 +105,21 @@ class Dataset:
         """Whether this stage or one below it runs workers (then iterators prefetch)."""
         return (self.num_parallel_workers or 1) > 1 or any(c._parallel() for c in self.children)
 
+    def _release(self):
+        """Stop the workers that run ahead of this pipeline (an iterator's last epoch has
+        ended)."""
+        for child in self.children:
+            child._release()
+
+    def _row_by_row(self):
+        """Whether each output row is ``_transform_row`` of the input row at the same
+        position (a batch may then run this stage inside its workers)."""
+        return False
+
     # ---- pipeline operations ------------------------------------------------------------
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
               per_batch_map=None, input_columns=None, output_columns=None, **kwargs):
+        from .batching import BatchDataset
         return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
                             per_batch_map, input_columns, output_columns)
 
@@ -147,7 +158,7 @@ class Dataset:
     def get_batch_size(self):
         node = self
         while node.children:
-            if isinstance(node, BatchDataset):
+            if hasattr(node, "batch_size"):
                 return node.batch_size
             node = node.children[0]
         return 1
@@ -192,79 +203,6 @@ class Dataset:
 
     def __len__(self):
         return self.get_dataset_size()
-
-
-class BatchDataset(Dataset):
-    def __init__(self, child, batch_size, drop_remainder, num_parallel_workers, per_batch_map,
-                 input_columns, output_columns):
-        super().__init__([child], num_parallel_workers)
-        who = "batch"
-        self.batch_size = _count(batch_size, "batch_size", who)
-        if not isinstance(drop_remainder, bool):
-            raise TypeError(f"batch: 'drop_remainder' must be a bool, got {drop_remainder!r}")
-        self.drop_remainder = drop_remainder
-        if per_batch_map is not None and not callable(per_batch_map):
-            raise TypeError(f"batch: 'per_batch_map' must be callable, got {per_batch_map!r}")
-        self.per_batch_map = per_batch_map
-        self.input_columns = _names(input_columns, "input_columns", who)
-        self.output_columns = _names(output_columns, "output_columns", who)
-        names = child._columns()
-        for name in self.input_columns or ():
-            if name not in names:
-                raise ValueError(f"batch: input column {name!r} is not one of {names}")
-
-    def _columns(self):
-        names = self.children[0]._columns()
-        if self.output_columns and self.input_columns:
-            return [n for n in names if n not in self.input_columns] + self.output_columns
-        return names
-
-    def _size(self):
-        n = self.children[0]._size()
-        if n is None:
-            return None
-        return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
-
-    def _stack(self, rows):
-        names = self.children[0]._columns()
-        columns = []
-        for k, name in enumerate(names):
-            values = [row[k] for row in rows]
-            if len({v.shape for v in values}) > 1:
-                raise ValueError(f"batch: column {name!r} has rows of different shapes "
-                                 f"{sorted({v.shape for v in values})}; make them equal "
-                                 f"(e.g. with a Resize or pad in map) before batching")
-            columns.append(np.stack(values))
-        return columns
-
-    def _mapped(self, rows, epoch, index):
-        names = self.children[0]._columns()
-        inputs = self.input_columns or names
-        lists = [[row[names.index(n)] for row in rows] for n in inputs]
-        result = self.per_batch_map(*lists, BatchInfo(epoch, index))
-        result = result if isinstance(result, tuple) else (result,)
-        outputs = self.output_columns or inputs
-        if len(result) != len(outputs):
-            raise ValueError(f"batch: per_batch_map returned {len(result)} columns for "
-                             f"{outputs}")
-        stacked = [np.stack([to_array(v, "per_batch_map") for v in value])
-                   if isinstance(value, list) else to_array(value, "per_batch_map")
-                   for value in result]
-        rest = [n for n in names if n not in inputs]
-        by_name = {n: np.stack([row[names.index(n)] for row in rows]) for n in rest}
-        by_name.update(zip(outputs, stacked))
-        return [by_name[n] for n in self._columns()]
-
-    def _rows(self, epoch):
-        rows, index = [], 0
-        for row in self.children[0]._epoch(epoch):
-            rows.append(row)
-            if len(rows) == self.batch_size:
-                yield self._mapped(rows, epoch, index) if self.per_batch_map else \
-                    self._stack(rows)
-                rows, index = [], index + 1
-        if rows and not self.drop_remainder:
-            yield self._mapped(rows, epoch, index) if self.per_batch_map else self._stack(rows)
 
 
 class ShuffleDataset(Dataset):
@@ -358,9 +296,15 @@ class ProjectDataset(Dataset):
     def _columns(self):
         return list(self.columns)
 
+    def _row_by_row(self):
+        return True
+
+    def _transform_row(self, row):
+        return [row[k] for k in self.index]
+
     def _rows(self, epoch):
         for row in self.children[0]._epoch(epoch):
-            yield [row[k] for k in self.index]
+            yield self._transform_row(row)
 
 
 class RenameDataset(Dataset):
@@ -382,6 +326,12 @@ class RenameDataset(Dataset):
 
     def _columns(self):
         return list(self.names)
+
+    def _row_by_row(self):
+        return True
+
+    def _transform_row(self, row):
+        return row
 
     def _rows(self, epoch):
         return self.children[0]._epoch(epoch)

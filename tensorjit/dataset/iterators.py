@@ -40,6 +40,8 @@ class _Iterator:
             row = next(self._rows)
         except StopIteration:
             self._rows = None
+            if self.num_epochs is not None and self.epoch >= self.num_epochs:
+                self.dataset._release()        # the last epoch: no workers run on
             raise
         return self._output(row)
 

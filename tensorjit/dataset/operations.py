@@ -1,5 +1,8 @@
 """``map``: apply a list of operations to some columns of every row, on worker threads (or
-forked processes) when ``num_parallel_workers > 1``, keeping the rows' order."""
+forked processes) when ``num_parallel_workers > 1``, keeping the rows' order. Each row is
+transformed under its key ``(epoch, position)`` (``row_key``), which random operations
+draw from."""
+from . import row_key
 from .engine import Dataset, _names, to_array, workers_arg, parallel_rows
 
 __all__ = ["MapDataset"]
@@ -16,7 +19,13 @@ class _ApplyOperations:
         self.operations, self.in_index, self.out_count = operations, in_index, out_count
         self.layout = layout        # for each output column: ("new", k) or ("old", index)
 
-    def __call__(self, row):
+    def __call__(self, keyed_row):
+        key, row = keyed_row
+        with row_key.transforming(key):
+            return self.transform(row)
+
+    def transform(self, row):
+        """The row's new columns (the caller has set the row's key)."""
         values = tuple(row[k] for k in self.in_index)
         for op in self.operations:
             try:
@@ -34,6 +43,13 @@ class _ApplyOperations:
                              f"{self.out_count} output columns")
         values = [to_array(v, "dataset map") for v in values]
         return [values[k] if kind == "new" else row[k] for kind, k in self.layout]
+
+
+def _library_operation(op):
+    """An operation of this package (a pure function of its inputs), not user code."""
+    if not type(op).__module__.startswith(__package__ + "."):
+        return False
+    return all(_library_operation(t) for t in getattr(op, "transforms", ()))
 
 
 def _rebuildable(exc):
@@ -80,6 +96,21 @@ class MapDataset(Dataset):
     def _columns(self):
         return list(self.names)
 
+    def _library_only(self):
+        return all(_library_operation(op) for op in self.operations)
+
+    def _may_run_in_workers(self):
+        """Whether its rows may be transformed in pipeline workers: it asked for workers,
+        or its operations are all this package's own."""
+        return self.num_parallel_workers > 1 or self._library_only()
+
+    def _row_by_row(self):
+        return True
+
+    def _transform_row(self, row):
+        return self.apply.transform(row)
+
     def _rows(self, epoch):
-        return parallel_rows(self.apply, self.children[0]._epoch(epoch),
-                             self.num_parallel_workers, self.python_multiprocessing)
+        keyed = (((epoch, k), row) for k, row in enumerate(self.children[0]._epoch(epoch)))
+        return parallel_rows(self.apply, keyed, self.num_parallel_workers,
+                             self.python_multiprocessing)

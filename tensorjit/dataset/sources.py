@@ -55,6 +55,10 @@ def _num_samples(value, who):
 class IndexedSource(Dataset):
     """A source of ``_length()`` rows read by index with ``_read(i)``."""
 
+    # whether ``_row(i)`` is a pure read (files, arrays) that a pipeline worker may make in
+    # its own thread or process; user code (GeneratorDataset) is read where the user runs
+    reads_in_workers = True
+
     def __init__(self, column_names, num_samples, num_parallel_workers, shuffle, num_shards,
                  shard_id, who, default_shuffle=True):
         super().__init__((), workers_arg(num_parallel_workers, who))
@@ -104,6 +108,8 @@ def _default_names(count):
 
 
 class GeneratorDataset(IndexedSource):
+    reads_in_workers = False
+
     def __init__(self, source, column_names=None, column_types=None, schema=None,
                  num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
                  num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=None):

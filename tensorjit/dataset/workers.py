@@ -1,5 +1,6 @@
 """Running pipeline stages ahead of their consumer: an ordered parallel map over worker
-threads (or forked processes) and a prefetching thread between stages.
+threads (or forked processes, ``forked_workers.py``) and a prefetching thread between
+stages.
 
 Every background worker stops when its consumer goes away (a loop that breaks early, an
 error downstream): the queues are bounded, puts wait with a timeout and look at a stop
@@ -7,11 +8,11 @@ flag, so nothing hangs and nothing keeps running. An exception in a worker reach
 consumer, raised from the consumer's ``next()``.
 """
 import collections
-import multiprocessing
 import queue
-import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor, ProcessPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
+
+from . import forked_workers
 
 __all__ = ["ordered_map", "prefetch"]
 
@@ -64,20 +65,6 @@ def prefetch(rows, depth):
         stop.set()       # the thread ends after its current row; ``rows`` is then dropped
 
 
-# Forked map workers get the function through the fork itself (so lambdas and closures
-# work, nothing is pickled but the rows).
-_FORKED_FUNCTION = None
-
-
-def _install(function):
-    global _FORKED_FUNCTION
-    _FORKED_FUNCTION = function
-
-
-def _call_installed(items):
-    return [_FORKED_FUNCTION(item) for item in items]
-
-
 # rows per task sent to a forked worker: one round trip between processes costs about as
 # much as transforming a small image, so rows travel in groups
 PROCESS_CHUNK = 8
@@ -94,43 +81,68 @@ def _chunks(items, size):
         yield chunk
 
 
-def _executor(workers, processes):
-    if processes and sys.platform != "win32" and "fork" in multiprocessing.get_all_start_methods():
-        return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_install, initargs=(processes,)), True
-    return ThreadPoolExecutor(workers, thread_name_prefix="tensorjit-dataset"), False
-
-
-def _results(future, chunked):
-    result = future.result()
-    if chunked:
-        yield from result
-    else:
-        yield result
-
-
-def ordered_map(function, items, workers, depth, processes=False):
-    """``map(function, items)`` in order, computed by ``workers`` threads (or forked
-    processes when ``processes``), at most ``depth`` items in flight."""
+def ordered_map(function, items, workers, depth, processes=False, group=PROCESS_CHUNK):
+    """``map(function, items)`` in order, computed by ``workers`` threads, at most
+    ``depth`` items in flight; or by forked processes when ``processes`` (``group`` items
+    per task, one task in flight per process)."""
     if workers <= 1:
         for item in items:
             yield function(item)
-        return
-    executor, forked = _executor(workers, function if processes else None)
-    if forked:
-        tasks, call, depth = _chunks(items, PROCESS_CHUNK), _call_installed, \
-            max(1, depth // PROCESS_CHUNK)
+    elif processes and forked_workers.can_fork():
+        yield from _in_processes(function, items, workers, group)
     else:
-        tasks, call = items, function
+        yield from _in_threads(function, items, workers, depth)
+
+
+def _in_threads(function, items, workers, depth):
+    executor = ThreadPoolExecutor(workers, thread_name_prefix="tensorjit-dataset")
     pending = collections.deque()
     try:
-        for task in tasks:
-            pending.append(executor.submit(call, task))
+        for item in items:
+            pending.append(executor.submit(function, item))
             if len(pending) >= max(depth, workers):
-                yield from _results(pending.popleft(), forked)
+                yield pending.popleft().result()
         while pending:
-            yield from _results(pending.popleft(), forked)
+            yield pending.popleft().result()
     finally:
         for future in pending:
             future.cancel()
         executor.shutdown(wait=False, cancel_futures=True)
+
+
+class _Grouped:
+    """A worker's function over a group of items (rows travel in groups)."""
+
+    def __init__(self, function):
+        self.function = function
+
+    def __call__(self, items):
+        return [self.function(item) for item in items]
+
+
+def _in_processes(function, items, workers, group):
+    tasks = iter(_chunks(items, group) if group > 1 else items)
+    pool = forked_workers.ForkedWorkers(_Grouped(function) if group > 1 else function, workers)
+    sent = received = 0
+    ready, more = None, True
+    try:
+        while True:
+            # every idle worker gets its next task before the consumer takes a result
+            while more and sent - received < workers:
+                task = next(tasks, _END)
+                if task is _END:
+                    more = False
+                else:
+                    pool.send(sent % workers, task)
+                    sent += 1
+            if ready is not None:
+                yield from ready
+                ready = None
+            elif received == sent:
+                return
+            else:
+                result = pool.receive(received % workers)
+                received += 1
+                ready = result if group > 1 else (result,)
+    finally:
+        pool.close()

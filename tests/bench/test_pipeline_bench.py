@@ -21,7 +21,7 @@ def test_each_row_trains(variant, monkeypatch):
 
 
 def test_rows_are_alternated(capsys):
-    rows = train_pipeline.measure(rounds=2)
+    rows = train_pipeline.measure(rounds=2, steps=3)
     assert [r.label for r in rows] == [label for label, _ in train_pipeline.VARIANTS]
     for row in rows:
         assert row.error is None and len(row.samples) == 2

@@ -4,7 +4,7 @@ import threading
 import numpy as np
 
 from ... import dtype as dt
-from .. import config
+from .. import config, row_key
 
 __all__ = ["TypeCast", "Compose", "OneHot", "RandomOp"]
 
@@ -62,18 +62,39 @@ class OneHot:
 
 
 class RandomOp:
-    """Base of random operations: each has its own generator, seeded from the dataset seed
-    when it is made, safe to call from several worker threads."""
+    """Base of random operations: each has its own seed, taken from the dataset seed when
+    it is made. Inside a pipeline it draws from the stream of the row being transformed
+    (``row_key``: the same rows with any number of workers); called directly, from its own
+    generator, safe to call from several threads."""
 
     def __init__(self):
         config._SETTINGS["seed_generation"] += 1
-        self._rng = np.random.default_rng([config.get_seed(), config._SETTINGS["seed_generation"]])
+        self._seed = (config.get_seed(), config._SETTINGS["seed_generation"])
+        self._rng = np.random.default_rng(list(self._seed))
         self._lock = threading.Lock()
 
+    def _row_bits(self):
+        """64 random bits of the current row's stream, or None outside a pipeline."""
+        row = row_key.current()
+        if row is None:
+            return None
+        key, counters = row
+        count = counters.get(id(self), 0)
+        counters[id(self)] = count + 1
+        return row_key.draw64(self._seed + tuple(key) + (count,))
+
     def _uniform(self):
+        bits = self._row_bits()
+        if bits is not None:
+            return (bits >> 11) * 2.0 ** -53
         with self._lock:
             return float(self._rng.random())
 
     def _integer(self, high):
+        if high <= 0:
+            return 0
+        bits = self._row_bits()
+        if bits is not None:
+            return (bits * high) >> 64
         with self._lock:
-            return int(self._rng.integers(high)) if high > 0 else 0
+            return int(self._rng.integers(high))
