@@ -22,13 +22,15 @@ point. Every rule preserves values exactly, NaN and inf included (so ``x * 0 -> 
     transpose(transpose(x, p), q)                   -> transpose(x, p o q)  (or x)
     transpose(a @ b) (matrices)                     -> b.T @ a.T
     reshape(x + bias), last axis kept               -> reshape(x) + bias
+    zeros.at[arange(N)[:, None], idx].add(v)        -> where(idx == iota, v + 0, 0)
     op(..., uniform constant, ...)                  -> op(..., scalar literal, ...)
     zeros.at[0].add(a) + zeros.at[1].add(b) + ...   -> concat(a, b, ...) + 0  (entries
                                                               covering the first axis)
 """
 import numpy as np
 
-from ..ir.graph import Literal
+from ..aval import ShapedArray
+from ..ir.graph import Literal, Var
 from ..ir.rewrite import Same, Make, Replace, rewrite
 from ..ops.primitive import PRIMITIVES
 
@@ -257,6 +259,39 @@ def stacked_entries(node, ctx):
     return Replace(b.nodes, [b.add(stacked, b.lit(0.0, aval.dtype))])
 
 
+def one_per_row_scatter(node, ctx):
+    """``zeros.at[arange(N)[:, None], idx].add(v)`` with ``idx`` of shape (N, 1) -- the
+    gradient of ``take_along_axis(x, idx, 1)``, sparse cross-entropy's pick -> ``where(idx
+    == iota, v + 0, 0)``: one entry per row, elementwise, so it fuses into the kernel that
+    reads it instead of a zero-filled copy, a scatter and a pass over them. Only where the
+    graph also gathers at those indices (that gather checks their bounds)."""
+    z, values, rows, idx = (node.inputs + [None] * 4)[:4]
+    aval = node.outputs[0].aval
+    if (node.params["spec"] != (("t",), ("t",)) or len(node.inputs) != 4
+            or len(aval.shape) != 2 or aval.dtype.kind != "f" or not _zeros_constant(ctx, z)
+            or isinstance(idx, Literal) or idx.aval.dtype.kind not in "iu"):
+        return None
+    n, c = aval.shape
+    r = ctx.constant(rows)
+    if (r is None or r.shape != (n, 1) or not np.array_equal(r.ravel(), np.arange(n))
+            or tuple(idx.aval.shape) != (n, 1)):
+        return None
+    v_shape, v_dtype = ((values.value.shape, values.value.dtype) if isinstance(values, Literal)
+                        else (tuple(values.aval.shape), values.aval.dtype))
+    if v_dtype != aval.dtype or _broadcast([v_shape, (n, 1)]) != (n, 1):
+        return None
+    if not any(g.prim.name == "getitem" and list(g.inputs[1:]) == [rows, idx]
+               and g.params["spec"] == node.params["spec"] for g in ctx.graph.nodes):
+        return None
+    iota = Var(ShapedArray((1, c), idx.aval.dtype))
+    ctx.graph.consts[iota] = np.arange(c, dtype=idx.aval.dtype).reshape(1, c)
+    b = ctx.builder(node)
+    d = idx.aval.dtype
+    wrapped = b.where(b.lt(idx, b.lit(0, d)), b.add(idx, b.lit(c, d)), idx)
+    picked = b.add(values, b.lit(0.0, aval.dtype))          # 0 + v, as the scatter adds
+    return Replace(b.nodes, [b.where(b.eq(wrapped, iota), picked, b.lit(0.0, aval.dtype))])
+
+
 def _broadcast(shapes):
     try:
         return tuple(np.broadcast_shapes(*[tuple(s) for s in shapes])) if shapes else ()
@@ -277,6 +312,7 @@ RULES = {
     "reshape": [reshape_chain, reshape_through_bias],
     "broadcast_to": [same_shape_rule],
     "transpose": [transpose_chain, transposed_product],
+    "index_add": [one_per_row_scatter],
     "*": [uniform_constant],
 }
 

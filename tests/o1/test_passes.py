@@ -91,6 +91,32 @@ def test_bias_add_moves_past_a_reshape_into_the_kernel_reading_it():
     np.testing.assert_array_equal(split(x, w, b).asnumpy(),
                                   ((ops.matmul(x, w) + b).reshape(4, 8, 2, 16) * 2.0).asnumpy())
 
+def _sparse_ce(logits, labels):
+    return ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")(logits, labels)
+
+
+@pytest.mark.parametrize("mode", ["trace", "ast", "bytecode"])
+def test_sparse_cross_entropy_gradient_needs_no_scatter(mode):
+    logits = rand(64, 4200, seed=15)                  # large enough to fuse
+    labels_np = np.random.default_rng(16).integers(-4200, 4200, 64).astype(np.int32)
+    labels = Tensor(labels_np)
+    grad = ms.value_and_grad(_sparse_ce)
+    jitted = ms.jit(grad, capture_mode=mode, jit_level="O1")
+    names = jitted.lower(logits, labels).graph.primitive_names()
+    assert "index_add" not in names, names
+    (loss, g), (loss_e, g_e) = jitted(logits, labels), grad(logits, labels)
+    x = logits.asnumpy().astype(np.float64)
+    p = np.exp(x - x.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    onehot = np.zeros_like(p)
+    onehot[np.arange(64), labels_np % 4200] = 1.0                  # negative labels wrap
+    np.testing.assert_allclose(g.asnumpy(), (p - onehot) / 64, rtol=1e-4, atol=1e-8)
+    np.testing.assert_allclose(g.asnumpy(), g_e.asnumpy(), rtol=1e-5, atol=1e-9)
+    np.testing.assert_allclose(float(loss), float(loss_e), rtol=1e-6)
+    bad = Tensor(np.where(np.arange(64) == 3, 4200, labels_np).astype(np.int32))
+    with pytest.raises(IndexError):                   # the forward gather checks bounds
+        jitted(logits, bad)
+
 def _split_heads(qkv, w):
     q, k, v = qkv[0], qkv[1], qkv[2]
     return (q * w).sum() + (k * k).sum() + (v * w * -1.5).sum()
