@@ -18,17 +18,10 @@ def _fused_impl(*args, graph, inplace=()):
 
 def _emit_fused(node, emitter):
     """Generated code for a fused node: one call of its compiled kernel."""
-    kernel = kernel_for(node.params["graph"])
+    kernel = kernel_for(node.params["graph"], node.params.get("inplace", ()))
     name = emitter.bind_global("fused", kernel)
     args = [emitter.value(v) for v in node.inputs]
     outs = [emitter.local(v) for v in node.outputs]
-    inplace = node.params.get("inplace", ())
-    if inplace:
-        targets = [None] * len(outs)
-        for out_index, in_index in inplace:
-            targets[out_index] = in_index
-        args.append("_out=(" + "".join(f"{args[j]}, " if j is not None else "None, "
-                                       for j in targets) + ")")
     return [f"{''.join(o + ', ' for o in outs)}= {name}({', '.join(args)})"]
 
 

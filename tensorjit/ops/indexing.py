@@ -190,11 +190,16 @@ def _add_impl(x, value, *idx, spec):
     return out
 
 
+_MAX_LEVELS = 16    # more repeats of one row than this: segment sums instead
+
+
 def _add_rows(out, rows, value):
-    """``out[rows] += value`` where ``rows`` may repeat (an embedding's gradient): sort
-    the rows, sum each run of equal rows (``np.add.reduceat``), add each sum once. The
-    same sums in the same order as ``np.add.at``, which is many times slower before
-    NumPy 2 and takes a lock-step path per index."""
+    """``out[rows] += value`` where ``rows`` may repeat (an embedding's gradient), in the
+    order ``np.add.at`` adds (each row's values first to last), several times faster: a
+    stable sort groups equal rows; the k-th occurrences of all rows are added together by
+    one buffered ``out[rows_k] += values_k`` (no row twice in it), k = 0, 1, ... When a
+    row repeats more than ``_MAX_LEVELS`` times, each run of equal rows is summed first
+    (``np.add.reduceat``, equal within rounding) and added once."""
     flat = rows.reshape(-1)
     if flat.size == 0:
         return
@@ -209,8 +214,17 @@ def _add_rows(out, rows, value):
         (flat.size,) + out.shape[1:])
     order = np.argsort(flat, kind="stable")
     ordered = flat[order]
-    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
-    out[ordered[starts]] += np.add.reduceat(values[order], starts, axis=0)
+    first = np.concatenate(([True], ordered[1:] != ordered[:-1]))
+    starts = np.flatnonzero(first)
+    # occurrence number of each sorted entry within its run of equal rows
+    level = np.arange(flat.size) - np.repeat(starts, np.diff(np.append(starts, flat.size)))
+    levels = int(level.max()) + 1
+    if levels > _MAX_LEVELS:
+        out[ordered[starts]] += np.add.reduceat(values[order], starts, axis=0)
+        return
+    for k in range(levels):
+        at = order[level == k]
+        out[flat[at]] += values[at]
 
 
 def _add_vjp(ct, out, x, value, *idx, spec):

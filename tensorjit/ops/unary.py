@@ -182,7 +182,9 @@ def _gelu_vjp(ct, out, x, approximate):
         d_inner = mul(add(mul(mul(x, x), 3 * 0.044715), 1.0), c)
         grad = add(mul(add(t, 1.0), 0.5), mul(mul(mul(x, 0.5), sub(1.0, mul(t, t))), d_inner))
     else:
-        cdf = mul(add(erf(mul(x, 1 / math.sqrt(2))), 1.0), 0.5)
+        # erf(x / sqrt(2)) + 1, written as the decomposition writes the forward (O1's CSE
+        # then computes erf once per element for both)
+        cdf = mul(add(erf(div(x, math.sqrt(2))), 1.0), 0.5)
         pdf = mul(exp(mul(mul(x, x), -0.5)), 1 / math.sqrt(2 * math.pi))
         grad = add(cdf, mul(x, pdf))
     return (mul(ct, grad),)
@@ -194,9 +196,21 @@ def _gelu_rule(x, approximate):
     return _float_unary_rule("gelu")(x)
 
 
+def _gelu_decomposition(b, x, *, approximate):
+    """Exact GELU as the ops of its formula, so that O1 shares ``erf(x / sqrt(2))`` with the
+    gradient's (one erf per element in the fused kernel, not two); the same operations in
+    the same order as the kernel, so the same values."""
+    if approximate != "none":
+        return None
+    d = x.aval.dtype
+    cdf = b.add(b.erf(b.div(x, b.lit(math.sqrt(2), d))), b.lit(1.0, d))
+    return [b.mul(b.mul(x, b.lit(0.5, d)), cdf)]
+
+
 gelu_p = Primitive("gelu", lambda x, approximate: (_gelu_tanh(x) if approximate == "tanh"
                                                    else _gelu_erf(x)),
-                   _gelu_rule, _gelu_vjp, elementwise=True, scalar=_gelu_scalar)
+                   _gelu_rule, _gelu_vjp, elementwise=True, scalar=_gelu_scalar,
+                   decompose=_gelu_decomposition)
 
 
 def _bool_unary_rule(name, accept=None):

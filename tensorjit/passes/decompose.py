@@ -1,5 +1,5 @@
 """Decomposition (O1): composite primitives that declare a ``decompose`` rule (softmax,
-log-softmax, layer norm, batch norm) are rewritten into elementwise ops and keepdims
+log-softmax, layer norm, batch norm, exact GELU) are rewritten into elementwise ops and keepdims
 reductions, so their producers and consumers fuse with them into one kernel; reductions
 without ``keepdims`` become keepdims reductions plus a reshape, for the same reason.
 
@@ -31,6 +31,8 @@ def _declared(min_elements):
             return None
         b = ctx.builder(node)
         outputs = node.prim.decompose(b, *node.inputs, **node.params)
+        if outputs is None:         # not for these params
+            return None
         if not all(supports_node(n) for n in b.nodes if n.prim.elementwise):
             return None
         return Replace(b.nodes, outputs)

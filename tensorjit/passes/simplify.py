@@ -20,12 +20,18 @@ point. Every rule preserves values exactly, NaN and inf included (so ``x * 0 -> 
     reshape(x, x.shape), broadcast_to(x, x.shape)   -> x
     reshape(reshape(x, s1), s2)                     -> reshape(x, s2)
     transpose(transpose(x, p), q)                   -> transpose(x, p o q)  (or x)
+    transpose(a @ b) (matrices)                     -> b.T @ a.T
+    reshape(x + bias), last axis kept               -> reshape(x) + bias
+    zeros.at[arange(N)[:, None], idx].add(v)        -> where(idx == iota, v + 0, 0)
     op(..., uniform constant, ...)                  -> op(..., scalar literal, ...)
+    zeros.at[0].add(a) + zeros.at[1].add(b) + ...   -> concat(a, b, ...) + 0  (entries
+                                                              covering the first axis)
 """
 import numpy as np
 
-from ..ir.graph import Literal
-from ..ir.rewrite import Same, Make, rewrite
+from ..aval import ShapedArray
+from ..ir.graph import Literal, Var
+from ..ir.rewrite import Same, Make, Replace, rewrite
 from ..ops.primitive import PRIMITIVES
 
 
@@ -111,7 +117,53 @@ def reshape_chain(node, ctx):
         src = inner.inputs[0]
         if not isinstance(src, Literal) and tuple(src.aval.shape) == tuple(node.params["shape"]):
             return Same(src)
-        return Make(node.prim, [src], dict(node.params))
+        # the inner reshape stays if something else reads it: reshaping its result is then
+        # a view, reshaping its (maybe strided) operand again a second copy
+        if ctx.use_count(node.inputs[0]) == 1:
+            return Make(node.prim, [src], dict(node.params))
+
+
+def transposed_product(node, ctx):
+    """transpose(a @ b) -> b.T @ a.T for matrices: the product is written in the layout
+    its reader wants (a weight's gradient, which the optimizer's kernel reads flat, was a
+    strided view copied per step). The same products summed in the same order: BLAS
+    computes C.T = B.T A.T by swapping the operands' roles (bit-equal, tested)."""
+    if tuple(node.params["perm"]) != (1, 0):
+        return None
+    inner = ctx.producer(node.inputs[0])
+    if inner is None or inner.prim.name != "matmul" or ctx.use_count(node.inputs[0]) != 1:
+        return None
+    a, b = inner.inputs
+    if isinstance(a, Literal) or isinstance(b, Literal) or a.aval.ndim != 2 or b.aval.ndim != 2:
+        return None
+    bld = ctx.builder(node)
+    product = bld.matmul(bld.transpose(b, perm=(1, 0)), bld.transpose(a, perm=(1, 0)))
+    return Replace(bld.nodes, [product])
+
+
+def reshape_through_bias(node, ctx):
+    """reshape(x + b) -> reshape(x) + b when the reshape keeps the last axis and ``b``
+    varies only along it (a bias): the add can then fuse with what reads the reshaped
+    value (GPT's output bias into the cross-entropy kernel); the same sums."""
+    inner = ctx.producer(node.inputs[0])
+    if inner is None or inner.prim.name != "add" or ctx.use_count(node.inputs[0]) != 1:
+        return None
+    old, new = tuple(node.inputs[0].aval.shape), tuple(node.params["shape"])
+    if not old or not new or old[-1] != new[-1]:
+        return None
+    full = [v for v in inner.inputs if not isinstance(v, Literal) and tuple(v.aval.shape) == old]
+    if len(full) != 1:
+        return None
+    x, = full
+    b = inner.inputs[1] if inner.inputs[0] is x else inner.inputs[0]
+    b_shape = tuple(b.aval.shape) if not isinstance(b, Literal) else tuple(b.value.shape)
+    if any(d != 1 for d in b_shape[:-1]) or len(b_shape) > len(new) or \
+            (b_shape and b_shape[-1] not in (1, old[-1])) or x.aval.dtype != node.outputs[0].aval.dtype:
+        return None
+    bld = ctx.builder(node)
+    moved = bld.reshape(x, shape=new)
+    operands = [moved, b] if inner.inputs[0] is x else [b, moved]
+    return Replace(bld.nodes, [bld.add(*operands)])
 
 
 def transpose_chain(node, ctx):
@@ -151,6 +203,95 @@ def uniform_constant(node, ctx):
         return Make(node.prim, inputs, dict(node.params))
 
 
+def _zeros_constant(ctx, v):
+    value = ctx.constant(v)
+    return (value is not None and value.dtype.kind == "f" and not np.any(value)
+            and not np.any(np.signbit(value)))
+
+
+def _written_entries(v, ctx, aval):
+    """{k: piece} when ``v`` is +0 everywhere but whole entries ``k`` of its first axis,
+    which hold ``0 + piece``: an ``index_add`` into a zeros constant at an integer
+    position (the gradient of ``x[k]``), or a single-use ``add`` of such values at
+    different entries. None otherwise."""
+    node = ctx.producer(v)
+    if node is None or node.outputs[0].aval != aval:
+        return None
+    if node.prim.name == "index_add":
+        spec = node.params["spec"]
+        piece = node.inputs[1] if len(node.inputs) == 2 else None
+        if (len(spec) == 1 and spec[0][0] == "i" and isinstance(spec[0][1], int)
+                and piece is not None and not isinstance(piece, Literal)
+                and piece.aval.dtype == aval.dtype
+                and tuple(piece.aval.shape) == tuple(aval.shape[1:])
+                and _zeros_constant(ctx, node.inputs[0])):
+            return {spec[0][1] % aval.shape[0]: piece}
+        return None
+    if node.prim.name == "add" and ctx.use_count(v) == 1:
+        return _disjoint_union([_written_entries(u, ctx, aval) for u in node.inputs])
+    return None
+
+
+def _disjoint_union(parts):
+    union = {}
+    for part in parts:
+        if part is None or union.keys() & part.keys():
+            return None
+        union.update(part)
+    return union
+
+
+def stacked_entries(node, ctx):
+    """``zeros.at[0].add(a) + zeros.at[1].add(b) + ...`` covering the first axis ->
+    ``concat(a, b, ...) + 0`` (the gradient of ``q, k, v = qkv[0], qkv[1], qkv[2]``): one
+    pass writing the result instead of a zero-filled copy per entry and their sums. The
+    ``+ 0`` keeps the value exact (a -0.0 entry was +0.0 + -0.0 = +0.0)."""
+    aval = node.outputs[0].aval
+    if not aval.shape or aval.dtype.kind != "f" or any(isinstance(v, Literal)
+                                                        for v in node.inputs):
+        return None
+    pieces = _disjoint_union([_written_entries(v, ctx, aval) for v in node.inputs])
+    if pieces is None or sorted(pieces) != list(range(aval.shape[0])):
+        return None
+    b = ctx.builder(node)
+    rows = [b.reshape(pieces[k], shape=(1,) + tuple(aval.shape[1:])) for k in sorted(pieces)]
+    stacked = b.concat(*rows, axis=0) if len(rows) > 1 else rows[0]
+    return Replace(b.nodes, [b.add(stacked, b.lit(0.0, aval.dtype))])
+
+
+def one_per_row_scatter(node, ctx):
+    """``zeros.at[arange(N)[:, None], idx].add(v)`` with ``idx`` of shape (N, 1) -- the
+    gradient of ``take_along_axis(x, idx, 1)``, sparse cross-entropy's pick -> ``where(idx
+    == iota, v + 0, 0)``: one entry per row, elementwise, so it fuses into the kernel that
+    reads it instead of a zero-filled copy, a scatter and a pass over them. Only where the
+    graph also gathers at those indices (that gather checks their bounds)."""
+    z, values, rows, idx = (node.inputs + [None] * 4)[:4]
+    aval = node.outputs[0].aval
+    if (node.params["spec"] != (("t",), ("t",)) or len(node.inputs) != 4
+            or len(aval.shape) != 2 or aval.dtype.kind != "f" or not _zeros_constant(ctx, z)
+            or isinstance(idx, Literal) or idx.aval.dtype.kind not in "iu"):
+        return None
+    n, c = aval.shape
+    r = ctx.constant(rows)
+    if (r is None or r.shape != (n, 1) or not np.array_equal(r.ravel(), np.arange(n))
+            or tuple(idx.aval.shape) != (n, 1)):
+        return None
+    v_shape, v_dtype = ((values.value.shape, values.value.dtype) if isinstance(values, Literal)
+                        else (tuple(values.aval.shape), values.aval.dtype))
+    if v_dtype != aval.dtype or _broadcast([v_shape, (n, 1)]) != (n, 1):
+        return None
+    if not any(g.prim.name == "getitem" and list(g.inputs[1:]) == [rows, idx]
+               and g.params["spec"] == node.params["spec"] for g in ctx.graph.nodes):
+        return None
+    iota = Var(ShapedArray((1, c), idx.aval.dtype))
+    ctx.graph.consts[iota] = np.arange(c, dtype=idx.aval.dtype).reshape(1, c)
+    b = ctx.builder(node)
+    d = idx.aval.dtype
+    wrapped = b.where(b.lt(idx, b.lit(0, d)), b.add(idx, b.lit(c, d)), idx)
+    picked = b.add(values, b.lit(0.0, aval.dtype))          # 0 + v, as the scatter adds
+    return Replace(b.nodes, [b.where(b.eq(wrapped, iota), picked, b.lit(0.0, aval.dtype))])
+
+
 def _broadcast(shapes):
     try:
         return tuple(np.broadcast_shapes(*[tuple(s) for s in shapes])) if shapes else ()
@@ -159,7 +300,8 @@ def _broadcast(shapes):
 
 
 RULES = {
-    "add": [identity_operand(1, 0, negative_zero=True), identity_operand(0, 0, negative_zero=True)],
+    "add": [identity_operand(1, 0, negative_zero=True), identity_operand(0, 0, negative_zero=True),
+            stacked_entries],
     "sub": [identity_operand(1, 0)],
     "mul": [identity_operand(1, 1), identity_operand(0, 1)],
     "div": [identity_operand(1, 1)],
@@ -167,9 +309,10 @@ RULES = {
     "stop_gradient": [passthrough],
     "identity": [passthrough],
     "cast": [cast_rule],
-    "reshape": [reshape_chain],
+    "reshape": [reshape_chain, reshape_through_bias],
     "broadcast_to": [same_shape_rule],
-    "transpose": [transpose_chain],
+    "transpose": [transpose_chain, transposed_product],
+    "index_add": [one_per_row_scatter],
     "*": [uniform_constant],
 }
 

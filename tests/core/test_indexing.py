@@ -165,3 +165,25 @@ def test_embedding_gradient_is_a_one_hot_product(level):
     with pytest.raises(IndexError, match="out of bounds"):
         ops.index_add(Tensor(np.zeros((4, 2), np.float32)), Tensor([0, 4]),
                       Tensor(np.ones((2, 2), np.float32)))
+
+
+@pytest.mark.parametrize("repeats", [1, 3, 40])      # 40: past the per-occurrence levels
+def test_embedding_gradient_adds_in_add_at_order(repeats):
+    # the gradient of a row lookup with repeated rows: bit-equal to np.add.at (which adds
+    # each row's values first to last), negative indices included; a row repeated more
+    # than 16 times is summed as a segment first (equal within rounding)
+    rng = np.random.default_rng(repeats)
+    table = Tensor(rng.standard_normal((37, 6)).astype(np.float32))
+    ids = np.concatenate([rng.integers(-37, 37, 50), np.full(repeats, 5), [-32] * repeats])
+    ids = rng.permutation(ids).astype(np.int32).reshape(-1, 2)
+    ct = rng.standard_normal(ids.shape + (6,)).astype(np.float32)
+
+    def f(t):
+        return (t[Tensor(ids)] * Tensor(ct)).sum()
+    expected = np.zeros((37, 6), np.float32)
+    np.add.at(expected, ids.reshape(-1), ct.reshape(-1, 6))
+    if repeats <= 16:
+        np.testing.assert_array_equal(ms.grad(f)(table).asnumpy(), expected)
+    else:
+        np.testing.assert_allclose(ms.grad(f)(table).asnumpy(), expected, rtol=1e-5,
+                                   atol=1e-5)

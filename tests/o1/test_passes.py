@@ -52,6 +52,105 @@ def test_simplify_identities_and_chains_keep_nan_semantics(monkeypatch):
     np.testing.assert_array_equal(out, g(x).asnumpy())
 
 
+@pytest.mark.parametrize("mode", ["trace", "ast", "bytecode"])
+def test_weight_gradient_is_computed_in_the_weights_layout(mode):
+    # x @ w.T (a Dense layer): w's gradient is transpose(x.T @ ct); O1 computes ct.T @ x,
+    # the same products, contiguous for the optimizer's kernel
+    x, w = rand(32, 24, seed=10), rand(16, 24, seed=11)
+
+    def loss(x, w):
+        return (ops.matmul(x, w.T) ** 2).sum()
+    grad = ms.grad(loss, grad_position=1)
+    jitted = ms.jit(grad, capture_mode=mode, jit_level="O1")
+    graph = jitted.lower(x, w).graph
+    producer = {o: n for n in graph.nodes for o in n.outputs}
+    assert producer[graph.outputs[0]].prim.name != "transpose", graph.primitive_names()
+    expected = 2 * (x.asnumpy() @ w.asnumpy().T).T @ x.asnumpy()     # NumPy formula
+    out = jitted(x, w).asnumpy()
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(out, grad(x, w).asnumpy(), rtol=1e-6, atol=1e-6)
+    assert jitted(x, w).asnumpy().flags.c_contiguous
+
+def test_bias_add_moves_past_a_reshape_into_the_kernel_reading_it():
+    x, w, b = rand(4, 8, 16, seed=12), rand(16, 32, seed=13), rand(32, seed=14)
+
+    def g(x, w, b):
+        logits = (ops.matmul(x, w) + b).reshape(-1, 32)
+        return ops.softmax(logits, axis=-1) * 2.0
+    jitted = ms.jit(g, capture_mode="trace", jit_level="O1")
+    graph = jitted.lower(x, w, b).graph
+    assert "add" not in graph.primitive_names(), graph.primitive_names()
+    e = np.exp((x.asnumpy() @ w.asnumpy() + b.asnumpy()).reshape(-1, 32))
+    expected = e / e.sum(-1, keepdims=True) * 2.0                       # NumPy formula
+    np.testing.assert_allclose(jitted(x, w, b).asnumpy(), expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(jitted(x, w, b).asnumpy(), g(x, w, b).asnumpy(), rtol=1e-6,
+                               atol=1e-7)
+    # a reshape that splits the last axis keeps the add where it is
+    split = ms.jit(lambda x, w, b: (ops.matmul(x, w) + b).reshape(4, 8, 2, 16) * 2.0,
+                   capture_mode="trace", jit_level="O1")
+    np.testing.assert_array_equal(split(x, w, b).asnumpy(),
+                                  ((ops.matmul(x, w) + b).reshape(4, 8, 2, 16) * 2.0).asnumpy())
+
+def _sparse_ce(logits, labels):
+    return ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")(logits, labels)
+
+
+@pytest.mark.parametrize("mode", ["trace", "ast", "bytecode"])
+def test_sparse_cross_entropy_gradient_needs_no_scatter(mode):
+    logits = rand(64, 4200, seed=15)                  # large enough to fuse
+    labels_np = np.random.default_rng(16).integers(-4200, 4200, 64).astype(np.int32)
+    labels = Tensor(labels_np)
+    grad = ms.value_and_grad(_sparse_ce)
+    jitted = ms.jit(grad, capture_mode=mode, jit_level="O1")
+    names = jitted.lower(logits, labels).graph.primitive_names()
+    assert "index_add" not in names, names
+    (loss, g), (loss_e, g_e) = jitted(logits, labels), grad(logits, labels)
+    x = logits.asnumpy().astype(np.float64)
+    p = np.exp(x - x.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    onehot = np.zeros_like(p)
+    onehot[np.arange(64), labels_np % 4200] = 1.0                  # negative labels wrap
+    np.testing.assert_allclose(g.asnumpy(), (p - onehot) / 64, rtol=1e-4, atol=1e-8)
+    np.testing.assert_allclose(g.asnumpy(), g_e.asnumpy(), rtol=1e-5, atol=1e-9)
+    np.testing.assert_allclose(float(loss), float(loss_e), rtol=1e-6)
+    bad = Tensor(np.where(np.arange(64) == 3, 4200, labels_np).astype(np.int32))
+    with pytest.raises(IndexError):                   # the forward gather checks bounds
+        jitted(logits, bad)
+
+def _split_heads(qkv, w):
+    q, k, v = qkv[0], qkv[1], qkv[2]
+    return (q * w).sum() + (k * k).sum() + (v * w * -1.5).sum()
+
+
+def _two_of_three(qkv, w):
+    return (qkv[0] * w).sum() + (qkv[2] * w).sum()
+
+
+@pytest.mark.parametrize("mode", ["trace", "ast", "bytecode"])
+def test_gradient_of_indexed_entries_is_one_concat_and_exact(mode):
+    qkv = rand(3, 4, 5, seed=8)
+    zeros = np.zeros((3, 4, 5), np.float32)
+    zeros[1, 0, 0] = -0.0                           # the +0 keeps -0.0 entries +0.0
+    qkv = Tensor(qkv.asnumpy() * (zeros == 0) + zeros)
+    w = rand(4, 5, seed=9)
+    grad = ms.grad(_split_heads)
+    jitted = ms.jit(grad, capture_mode=mode, jit_level="O1")
+    names = jitted.lower(qkv, w).graph.primitive_names()
+    assert "concat" in names and "index_add" not in names, names
+    expected = grad(qkv, w).asnumpy()
+    for _ in range(2):
+        out = jitted(qkv, w).asnumpy()
+        np.testing.assert_array_equal(out, expected)
+        np.testing.assert_array_equal(np.signbit(out), np.signbit(expected))
+    np.testing.assert_array_equal(expected[0], w.asnumpy())     # independent check
+    np.testing.assert_array_equal(expected[1], 2 * qkv.asnumpy()[1])
+    np.testing.assert_allclose(expected[2], -1.5 * w.asnumpy(), rtol=1e-6)
+    # entries that do not cover the axis keep their index_add (no concat to make)
+    partial = ms.jit(ms.grad(_two_of_three), capture_mode=mode, jit_level="O1")
+    assert "concat" not in partial.lower(qkv, w).graph.primitive_names()
+    np.testing.assert_array_equal(partial(qkv, w).asnumpy(),
+                                  ms.grad(_two_of_three)(qkv, w).asnumpy())
+
 @pytest.mark.skipif(not numba_backend.numba_available(), reason="needs Numba")
 def test_chains_meeting_at_a_node_fuse_into_one_kernel():
     """Adam's two moments feed one update: the groups of both chains merge, so the step
@@ -150,6 +249,35 @@ def test_buffer_reuse_never_writes_visible_arrays():
               if n.prim.name == "fused"]
     assert any(reused)
 
+
+def test_inplace_kernel_writes_its_operand_and_copies_a_readonly_one():
+    # the in-place output is the operand array inside the kernel (``out0 = inJ``), not a
+    # second argument aliasing it (which defeats LLVM's vectorization)
+    def g(x, w):
+        t = ops.matmul(x, w)                    # dies at the fused node: its buffer is reused
+        return ops.exp(t - 1.0) * 0.5 + t
+    x, w = rand(64, 64, seed=6) * 0.1, rand(64, 64, seed=7) * 0.1
+    jitted = ms.jit(g, capture_mode="trace", jit_level="O1")
+    np.testing.assert_allclose(jitted(x, w).asnumpy(), g(x, w).asnumpy(), rtol=1e-5, atol=1e-6)
+    node = next(n for n in jitted.lower(x, w).graph.nodes if n.prim.name == "fused")
+    (k, j), = node.params["inplace"]
+    kernel = native_kernel.kernel_for(node.params["graph"], node.params["inplace"])
+    if kernel.native is None:
+        pytest.skip("Numba is not installed")
+    kernel(np.zeros((64, 64), np.float32))          # compiled (tiered: in the background)
+    assert background.wait(120)
+    assert f"out{k} = in{j}" in kernel.source
+    operand = np.asarray(np.matmul(x.asnumpy(), w.asnumpy()), np.float32)
+    expected = g(x, w).asnumpy()
+    readonly = operand.copy()
+    readonly.flags.writeable = False
+    assert len(node.inputs) == 1
+    out, = kernel(readonly)                 # not writable: the kernel writes a copy
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(readonly, operand)
+    out, = kernel(operand)                  # writable: the result is the operand's buffer
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+    assert out is operand
 
 def _branches(x, w1, w2, w3):
     outs = []

@@ -46,7 +46,7 @@ def _kernels(jitted, *args):
     def fused(graph):
         for node in graph.nodes:
             if node.prim.name == "fused":
-                yield node.params["graph"]._tj_kernel.native
+                yield native_kernel.kernel_for(node.params["graph"], node.params.get("inplace", ())).native
             else:
                 for sub in graph.subgraphs(node):
                     yield from fused(sub)

@@ -184,15 +184,18 @@ def _type_key(a):
 
 
 
-def kernel_for(graph):
-    """The callable running a fused sub-graph: ``f(*arrays, _out=None) -> tuple``."""
-    kernel = getattr(graph, "_tj_kernel", None)
+def kernel_for(graph, inplace=()):
+    """The callable running a fused sub-graph: ``f(*arrays) -> tuple``. ``inplace``:
+    ``(output, input)`` pairs (``passes/buffers.py``) whose output the kernel may write
+    into that input's buffer, which the caller no longer needs."""
+    inplace = tuple(inplace)
+    kernel = getattr(graph, "_tj_kernels", {}).get(inplace)
     if kernel is None:
         with _BUILD_LOCK:       # not the compile lock: a background compile holds that
-            kernel = getattr(graph, "_tj_kernel", None)
+            kernels = graph.__dict__.setdefault("_tj_kernels", {})
+            kernel = kernels.get(inplace)
             if kernel is None:
-                kernel = build(graph, background.ENABLED)
-                graph._tj_kernel = kernel
+                kernel = kernels[inplace] = build(graph, background.ENABLED, inplace)
     return kernel
 
 
@@ -215,14 +218,14 @@ _BUILD_LOCK = ForkSafeLock(reentrant=True)
 RECYCLE_BYTES = 1 << 20   # results at least this large reuse a buffer the caller dropped
 
 
-def build(graph, background_compile=False):
+def build(graph, background_compile=False, inplace=()):
     """The callable running ``graph``: a native kernel where it can be one (compiled now,
     or with ``background_compile`` in the background while NumPy code runs), else the
     sub-graph's NumPy code."""
     if native_ok(graph):
         plan = KernelPlan(graph)
         parallel = math.prod(plan.shape) >= config.PARALLEL_MIN_ELEMENTS
-        ks = KernelSource(plan, parallel)
+        ks = KernelSource(plan, parallel, inplace)
         source = ks.module_source()
         native = _sources.get(source)
         if native is None:
@@ -260,23 +263,28 @@ def _native_wrapper(graph, ks, native, background_compile):
         pool.append(buffer)
         return buffer
 
-    # a kernel that stashes values in its outputs before its last stage must not write
-    # into an operand it still reads
-    may_write_operands = not ks.stashes
+    # outputs the kernel writes into one of its inputs (source.py: ``out0 = in2``)
+    aliases = ks.aliases
     numpy_version = None
 
-    def run(*arrays, _out=None):
+    def run(*arrays):
         if not native.ready:             # still compiling (tiered): the NumPy version
             background.poke()
             return numpy_version(*arrays)
         args = [np.reshape(a, s) if r else a for a, s, r in zip(arrays, in_shapes, reshape_in)]
         outs = []
+        shaped = []
         for k, (shape, dtype, shape_c) in enumerate(out_specs):
-            target = _out[k] if _out is not None and may_write_operands else None
-            if target is None or not target.flags.c_contiguous or not target.flags.writeable:
+            j = aliases.get(k)
+            if j is None:
                 target = fresh(k, shape, dtype)
+                shaped.append(target.reshape(shape_c))
+            else:
+                target = arrays[j]
+                if not target.flags.c_contiguous or not target.flags.writeable:
+                    target = target.copy(order="C")     # a view the kernel may not write
+                    args[j] = target.reshape(in_shapes[j])
             outs.append(target)
-        shaped = [o.reshape(s) for o, (_, _, s) in zip(outs, out_specs)]
         if numpy_version is None:
             native(*args, *shaped)
         elif native.call_compiled(*args, *shaped) is NOT_COMPILED:
@@ -289,7 +297,8 @@ def _native_wrapper(graph, ks, native, background_compile):
     # arrays of the right ranks and dtypes run no iteration. In the background (tiered
     # compilation), the sub-graph's NumPy code runs meanwhile; else now, at prepare time.
     arrays = ([np.empty((0,) * len(s), v.aval.dtype) for v, s in zip(graph.inputs, in_shapes)]
-              + [np.empty((0,) * len(s), dtype) for _, dtype, s in out_specs])
+              + [np.empty((0,) * len(s), dtype) for k, (_, dtype, s) in enumerate(out_specs)
+                 if k not in aliases])
     if native.failed:
         return _numpy_wrapper(graph)
     if background_compile and not native.ready and native.on_disk():
@@ -313,7 +322,7 @@ def _numpy_wrapper(graph):
     fn, source = generate(graph).function("fused_numpy")
     STATS["numpy"] += 1
 
-    def run(*arrays, _out=None):
+    def run(*arrays):
         return fn(*arrays)
 
     run.native = None

@@ -142,19 +142,25 @@ def exp32_core(x):
     return p * f32_from_bits((half + 127) << 23) * f32_from_bits((k - half + 127) << 23)
 
 
+# Below the underflow bound the result is +0. Such inputs (a masked softmax's -1e9) are
+# replaced by 0 before the arithmetic and the result selected afterwards: computed at the
+# bound, every lane would multiply subnormals, which the CPU does in microcode (measured:
+# attention's masked softmax 3.7x slower).
+
 @njit
 def exp32(x):
-    xc = x if x == x else F32(0.0)
-    xc = F32(-104.0) if xc < F32(-104.0) else xc
+    under = x < F32(-104.0)
+    xc = x if x == x and not under else F32(0.0)
     xc = F32(89.0) if xc > F32(89.0) else xc
     y = exp32_core(xc)
+    y = F32(0.0) if under else y
     return y if x == x else x
 
 
 @njit
 def exp64(x):
-    xc = x if x == x else F64(0.0)
-    xc = F64(-746.0) if xc < F64(-746.0) else xc
+    under = x < F64(-746.0)
+    xc = x if x == x and not under else F64(0.0)
     xc = F64(710.0) if xc > F64(710.0) else xc
     n = np.floor(xc * _INV_LN2_64 + F64(0.5))
     r = (xc - n * _LN2_HI64) - n * _LN2_LO64
@@ -162,6 +168,7 @@ def exp64(x):
     k = np.int64(n)
     half = k >> 1
     y = p * f64_from_bits((half + 1023) << 52) * f64_from_bits((k - half + 1023) << 52)
+    y = F64(0.0) if under else y
     return y if x == x else x
 
 
