@@ -10,8 +10,10 @@ run), the project is installed there with its test extra, and the test suite run
 (``--quick``: the capture, fuzzer, conformance and example tests only). Then the examples
 run with ``--check`` in every interpreter, the running one included, and their results must agree
 to float32 rounding (the interpreters may carry different NumPy releases). Interpreters are
-checked two at a time (``--jobs``; each suite is one process, mostly on one core). It prints
-which versions ran and which were not found; exit status 1 if anything failed.
+checked side by side (``--jobs``, default 3 on two or more cores: each suite is one process,
+mostly on one core; three on two cores keep both busy to the end, where two at a time left
+one core idle while the third suite ran alone). It prints which versions ran and which were
+not found; exit status 1 if anything failed.
 """
 import argparse
 import concurrent.futures
@@ -156,8 +158,8 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true",
                         help="run the capture, fuzzer, conformance and example tests only")
     parser.add_argument("--no-examples", action="store_true")
-    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
-                        help="interpreters checked at once (default: 2, or 1 on one core)")
+    parser.add_argument("--jobs", type=int, default=3 if (os.cpu_count() or 1) >= 2 else 1,
+                        help="interpreters checked at once (default: 3, or 1 on one core)")
     args = parser.parse_args(argv)
     root = project_root()
     running = "%d.%d" % sys.version_info[:2]

@@ -9,6 +9,10 @@ import sys
 import warnings
 
 import numpy as np
+# Numba's ``typeof`` of an array imports ``numpy.ma`` on first use. Imported here, before
+# any compile thread runs: a fork while a thread was importing it left the child waiting
+# forever on the module's import lock (seen on 3.12 under load).
+import numpy.ma  # noqa: F401
 
 from . import config
 from .config import STATS, numba_available
