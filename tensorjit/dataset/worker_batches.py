@@ -25,8 +25,11 @@ class BatchesInWorkers:
     def __init__(self, source, stages, names, workers, processes):
         self.maker = _BatchMaker(source, stages, names)
         self.workers, self.processes = workers, processes
-        self.reads_in_worker = self.maker.reads_in_worker
         self.stream = None
+
+    @property
+    def reads_in_worker(self):
+        return self.maker.reads_in_worker
 
     @classmethod
     def plan(cls, child):

@@ -81,7 +81,7 @@ class RandomOp:
         key, counters = row
         count = counters.get(id(self), 0)
         counters[id(self)] = count + 1
-        return row_key.draw64(self._seed + tuple(key) + (count,))
+        return row_key.draw64(self._seed + key + (count,))
 
     def _uniform(self):
         bits = self._row_bits()
