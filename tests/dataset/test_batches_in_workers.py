@@ -5,7 +5,6 @@ user code runs only where its map allows; errors and early exits behave as befor
 import os
 import subprocess
 import sys
-import threading
 import time
 
 import numpy as np
@@ -13,6 +12,8 @@ import pytest
 
 import tensorjit.dataset as ds
 from tensorjit.dataset import transforms, vision, synthetic
+
+from .threads import dataset_threads_end
 
 
 def batches(dataset):
@@ -180,11 +181,7 @@ def test_breaking_out_of_worker_batches_stops_the_workers():
     for k, _ in enumerate(data.create_tuple_iterator()):
         if k == 3:
             break
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(t.name.startswith("tensorjit-dataset")
-                                              for t in threading.enumerate()):
-        time.sleep(0.02)
-    assert not any(t.name.startswith("tensorjit-dataset") for t in threading.enumerate())
+    assert dataset_threads_end()
 
 
 @pytest.mark.parametrize("processes", [False, True])

@@ -12,6 +12,8 @@ import tensorjit as ms
 import tensorjit.dataset as ds
 from tensorjit.dataset import synthetic
 
+from .threads import dataset_threads_end
+
 
 @pytest.fixture
 def mnist_dir(tmp_path):
@@ -256,11 +258,7 @@ def test_breaking_out_stops_the_workers():
     for k, _ in enumerate(data.create_tuple_iterator()):
         if k == 3:
             break
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(t.name.startswith("tensorjit-dataset")
-                                              for t in threading.enumerate()):
-        time.sleep(0.02)
-    assert not any(t.name.startswith("tensorjit-dataset") for t in threading.enumerate())
+    assert dataset_threads_end()
 
 
 def test_an_error_in_a_worker_reaches_the_loop():
