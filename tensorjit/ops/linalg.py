@@ -10,6 +10,7 @@ from . import reduction as _red
 from . import shape as _shape
 from . import batching
 from .low_precision import accumulate_in_float32
+from .blas import matmul as _gemm
 
 
 def _matmul_rule(x, y):
@@ -30,9 +31,9 @@ def _matmul_rule(x, y):
 def _matmul_impl(x, y):
     if x.ndim > 2 and y.ndim == 2:
         # (..., M, K) @ (K, N): one GEMM over all rows, not one small GEMM per batch entry
-        out = np.matmul(x.reshape(-1, x.shape[-1]), y).reshape(x.shape[:-1] + y.shape[-1:])
+        out = _gemm(x.reshape(-1, x.shape[-1]), y).reshape(x.shape[:-1] + y.shape[-1:])
     else:
-        out = np.matmul(x, y)
+        out = _gemm(x, y)
     return out if out.dtype == x.dtype else out.astype(x.dtype)
 
 

@@ -191,3 +191,24 @@ def test_tensor_dot():
     assert ops.tensor_dot(Tensor(a[0, 0]), Tensor(b[:, 0, 0]), axes=1).shape == ()
     with pytest.raises(ValueError, match="differ in size"):
         ops.tensor_dot(Tensor(a), Tensor(b), ((0,), (0,)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sum_over_leading_axes_as_a_product_with_ones(dtype):
+    """A bias gradient's column sum goes through BLAS (ops/reduction.py ``_column_sum``):
+    exact to float32 rounding of the float64 sum, in every keepdims / axes form, and a
+    strided input or too few rows still takes NumPy's sum."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((8, 128, 96)).astype(dtype)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    for axes, keep in (((0, 1), True), ((0, 1), False), ((0,), False), ((0,), True)):
+        want = x.astype(np.float64).sum(axis=axes, keepdims=keep)
+        got = ops.sum(Tensor(x), axis=axes, keepdims=keep).asnumpy()
+        assert got.shape == want.shape and got.dtype == dtype
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * 30)
+    strided = x[:, :, ::2]
+    np.testing.assert_allclose(ops.sum(Tensor(strided), axis=(0, 1)).asnumpy(),
+                               strided.astype(np.float64).sum((0, 1)), rtol=tol, atol=tol * 30)
+    few = x[:2, :3]
+    np.testing.assert_array_equal(ops.sum(Tensor(few), axis=(0, 1)).asnumpy(),
+                                  np.sum(few, axis=(0, 1)))

@@ -177,6 +177,20 @@ def test_chains_meeting_at_a_node_fuse_into_one_kernel():
                                through_matmul(a, w).asnumpy(), rtol=1e-5, atol=1e-5)
 
 
+def test_one_operation_on_a_large_array_is_a_kernel_and_a_small_one_is_numpys():
+    """A lone product between two matmuls (a GELU gradient) runs as a parallel kernel
+    writing into its dying operand once the array is large; small ones stay NumPy calls."""
+    def between_matmuls(a, w):
+        h = ops.matmul(a, w)
+        return ops.matmul(h * a, w)
+    for rows, kernels in ((1024, 1), (8, 0)):
+        a, w = rand(rows, 256, seed=1), rand(256, 256, seed=2)
+        low = lowered(between_matmuls, a, w, jit_level="O1")
+        assert low.as_text().count("= fused") == kernels, low.as_text()
+        np.testing.assert_array_equal(ms.jit(between_matmuls, jit_level="O1")(a, w).asnumpy(),
+                                      between_matmuls(a, w).asnumpy())
+
+
 def test_fused_kernel_nan_inf_semantics_equal_eager():
     def g(x, y):
         a = ops.maximum(x, y) - ops.minimum(x, y) * 2.0

@@ -40,11 +40,18 @@ def supports_node(node):
     return svml() or not slow_calls(expr, node.outputs[0].aval.dtype)
 
 
+# from this many elements a kernel of one operation beats NumPy's loop: it runs on every
+# core and writes into an operand that dies there (a fresh NumPy result is several MB of
+# memory first touched; measured 1M float32 products: 0.21 ms against 0.42 alone, 0.9 ms
+# inside a train step)
+LARGE_ELEMENTS = 1 << 18
+
+
 def pays_alone(node):
     """Is a kernel for this node alone faster than its NumPy implementation? Yes when its
     scalar rule is several operations (gelu, sigmoid, softplus: NumPy makes a pass over
-    memory for each) or calls a function scalar_math.py computes (exp, tanh, erf: faster
-    than NumPy's, and the kernel runs on every core)."""
+    memory for each), calls a function scalar_math.py computes (exp, tanh, erf: faster
+    than NumPy's, and the kernel runs on every core), or the array is large."""
     expr = _node_expression(node)
     if expr is None or not supports_node(node):
         return False
@@ -52,7 +59,8 @@ def pays_alone(node):
     operations = sum(isinstance(n, (ast.BinOp, ast.Call, ast.IfExp, ast.Compare))
                      for n in ast.walk(tree))
     dtype = np.dtype(node.outputs[0].aval.dtype).name
-    return operations >= 3 or any((f, dtype) in FAST for f in scalar.calls(expr))
+    large = math.prod(node.outputs[0].aval.shape) >= LARGE_ELEMENTS and operations >= 1
+    return operations >= 3 or large or any((f, dtype) in FAST for f in scalar.calls(expr))
 
 
 class KernelPlan:
