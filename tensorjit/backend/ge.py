@@ -5,7 +5,7 @@ device instead of launching kernels one by one from the front end. Here, on a CP
 NumPy, GE means:
 
   * the graph's computation becomes ONE generated Python function (the *unit*) whose
-    body calls the fused native kernels, the BLAS (``np.matmul``) and convolution
+    body calls the fused native kernels, the BLAS (``ops/blas.py``) and convolution
     routines and the NumPy ufuncs directly -- no primitive wrappers, no per-op dispatch;
   * NumPy ufuncs whose operand dies at that node write into it (``np.add(a, b, out=a)``)
     under the same ownership/liveness rules as ``passes/buffers.py``;
@@ -19,7 +19,7 @@ import numpy as np
 from ..autodiff import graph_primitive
 from ..ir.graph import Graph, Literal, Node, Var
 from ..ir.liveness import Ownership
-from ..ops import effects
+from ..ops import blas, effects
 from ..ops.primitive import MAY_ALIAS
 from . import codegen
 from .kernel_by_kernel import Executable
@@ -96,7 +96,8 @@ def _generate_unit(body, name="ge_unit"):
             lines.append(f"{out} = {fn}({', '.join(args)}, out={args[plan[i]]})")
         elif node.prim.name == "matmul" and node.outputs[0].aval.dtype.isbuiltin == 1:
             a, b = (emitter.value(v) for v in node.inputs)
-            lines.append(f"{emitter.local(node.outputs[0])} = np.matmul({a}, {b})")
+            gemm = emitter.bind_global("gemm", blas.matmul)
+            lines.append(f"{emitter.local(node.outputs[0])} = {gemm}({a}, {b})")
         else:
             lines.extend(codegen.emit_node(node, emitter))
     outputs = [emitter.value(v) for v in body.outputs]
