@@ -210,12 +210,17 @@ def filter_transform_adjoint(du, dw):
 
 
 def compile_for(dtype):
-    """Compile (or load from Numba's disk cache) every transform for ``dtype``."""
-    x = np.zeros((1, 1, 3, 3), dtype)
-    v = np.empty((16, 1, 1, 1, 1), dtype)
-    input_transform(x, 1, 1, v)
-    output_transform(v, np.empty((1, 1, 2, 2), dtype))
-    output_transform_adjoint(np.zeros((1, 1, 2, 2), dtype), v)
-    u = np.empty((16, 1, 1), dtype)
-    filter_transform(x, u)
-    filter_transform_adjoint(u, np.empty((1, 1, 3, 3), dtype))
+    """Compile (or load from Numba's disk cache) every transform for ``dtype``, for the
+    arrays ``winograd.py`` passes: C-contiguous images and filters, 16-plane buffers whose
+    planes are apart (non-contiguous, Numba's 'A' layout). Compiled without running: this
+    runs in a background thread, and Numba's workqueue pool takes one parallel launch at a
+    time (the program's thread may be in one: "Concurrent access has been detected")."""
+    scalar = numba.from_dtype(np.dtype(dtype))
+    image = numba.types.Array(scalar, 4, "C")
+    planes5 = numba.types.Array(scalar, 5, "A")
+    planes3 = numba.types.Array(scalar, 3, "A")
+    input_transform.compile((image, numba.types.int64, numba.types.int64, planes5))
+    output_transform.compile((planes5, image))
+    output_transform_adjoint.compile((image, planes5))
+    filter_transform.compile((image, planes3))
+    filter_transform_adjoint.compile((planes3, image))

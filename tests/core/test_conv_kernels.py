@@ -52,6 +52,10 @@ CASES = [
     ((2, 3, 8, 8), (4, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "im2col: few channels"),
     ((2, 16, 8, 8), (5, 3, 3), (2, 2), (1, 1, 1, 1), (1, 1), "im2col / col2im: stride 2"),
     ((2, 16, 11, 9), (5, 3, 3), (3, 2), (2, 1, 0, 2), (1, 2), "im2col / col2im: mixed"),
+    ((1, 16, 4, 5), (6, 5, 5), (1, 1), (2, 2, 2, 2), (1, 1), "im2col: 5x5, small image"),
+    ((2, 16, 7, 9), (5, 3, 3), (3, 2), (3, 0, 2, 1), (2, 1),
+     "im2col / col2im: padding past the kernel's reach"),
+    ((2, 4, 9, 9), (3, 3, 3), (2, 2), (0, 0, 0, 0), (1, 1), "im2col / col2im: no pad"),
     ((2, 16, 8, 8), (5, 1, 1), (1, 1), (0, 0, 0, 0), (1, 1), "1x1"),
     ((2, 16, 8, 8), (5, 1, 1), (2, 2), (0, 0, 0, 0), (1, 1), "1x1, stride 2"),
 ]
@@ -216,3 +220,58 @@ def test_winograd_compiles_in_the_background_and_the_other_kernels_run_meanwhile
     assert conv_kernels._winograd(x.shape, x.dtype, (3, 3), (1, 1), (1, 1, 1, 1), (1, 1))
     np.testing.assert_allclose(conv_ops._conv_impl(x, w, **geometry), before, rtol=1e-4,
                                atol=1e-5 * np.abs(before).max())
+
+
+# ---------------------------------------------------------------------------------------
+# weight-major products over Numba's NCHW im2col / col2im (ops/column_kernels.py)
+
+COLUMN_CASES = [c for c in CASES if c[-1].startswith("im2col")]
+
+
+@needs_numba
+@pytest.mark.parametrize("case", COLUMN_CASES, ids=[c[-1] for c in COLUMN_CASES])
+def test_weight_major_kernels_are_taken_and_match_the_channels_last_ones(case, monkeypatch):
+    """Once Numba's kernels are ready the im2col shapes take the weight-major products
+    (all three primitives); before, the channels-last im2col / col2im: both give the same
+    numbers (float64: to rounding)."""
+    assert winograd.wait(np.float64)
+    x, w, geometry = _operands(case, np.float64)
+    taken = []
+    for name in ("_weight_major_forward", "_weight_major_input_grad",
+                 "_weight_major_weight_grad"):
+        real = getattr(conv_kernels, name)
+        monkeypatch.setattr(conv_kernels, name,
+                            lambda *a, _real=real, _name=name: taken.append(_name) or _real(*a))
+    y = conv_ops._conv_impl(x, w, **geometry)
+    dy = np.random.default_rng(1).standard_normal(y.shape)
+    got = (y, conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry),
+           conv_ops._conv_weight_grad_impl(x, dy, w.shape, **geometry))
+    assert len(taken) == 3
+    monkeypatch.setattr(winograd, "ready", lambda dtype: False)
+    want = (conv_ops._conv_impl(x, w, **geometry),
+            conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry),
+            conv_ops._conv_weight_grad_impl(x, dy, w.shape, **geometry))
+    assert len(taken) == 3
+    for g, e in zip(got, want):
+        assert g.shape == e.shape and g.flags.c_contiguous
+        np.testing.assert_allclose(g, e, rtol=1e-12, atol=1e-12 * np.abs(e).max())
+
+
+@needs_numba
+def test_the_background_compile_covers_every_signature_the_kernels_call():
+    """Numba's kernels are compiled ahead for the array layouts the convolutions pass
+    (padded 16-plane buffers, NCHW columns): a call never compiles in the program's step."""
+    from tensorjit.ops import winograd_transforms, column_kernels
+    assert winograd.wait(np.float32) and winograd.wait(np.float64)
+    kernels = [getattr(winograd_transforms, name) for name in (
+        "input_transform", "output_transform", "output_transform_adjoint",
+        "filter_transform", "filter_transform_adjoint")]
+    kernels += [column_kernels.im2col, column_kernels.col2im]
+    before = [set(k.signatures) for k in kernels]
+    for dtype in (np.float32, np.float64):
+        for case in (CASES[0], CASES[1], CASES[-6], CASES[-5]):
+            x, w, geometry = _operands(case, dtype)
+            y = conv_ops._conv_impl(x, w, **geometry)
+            conv_ops._conv_input_grad_impl(y, w, x.shape, **geometry)
+            conv_ops._conv_weight_grad_impl(x, y, w.shape, **geometry)
+    assert [set(k.signatures) for k in kernels] == before
