@@ -17,6 +17,7 @@ from .primitive import Primitive, FRESH, VIEW
 from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
+from . import blas
 from . import conv_kernels
 from . import batching
 from .low_precision import accumulate_in_float32
@@ -179,11 +180,11 @@ def _conv_impl(x, w, stride, padding, dilation, groups):
     og = o // groups
     k = cg * kh * kw
     if groups == 1:
-        out = np.matmul(w.reshape(o, k), cols)
+        out = blas.matmul(w.reshape(o, k), cols)
     else:
         out = np.empty((n, o, oh * ow), x.dtype)
         for g in range(groups):
-            out[:, g * og:(g + 1) * og] = np.matmul(w[g * og:(g + 1) * og].reshape(og, k),
+            out[:, g * og:(g + 1) * og] = blas.matmul(w[g * og:(g + 1) * og].reshape(og, k),
                                                     cols[:, g * k:(g + 1) * k])
     return out.reshape(n, o, oh, ow).astype(x.dtype, copy=False)
 
@@ -198,11 +199,11 @@ def _conv_input_grad_impl(dy, w, x_shape, stride, padding, dilation, groups):
     k = cg * kh * kw
     rows = dy.reshape(n, o, oh * ow)
     if groups == 1:
-        cols = np.matmul(w.reshape(o, k).T, rows)
+        cols = blas.matmul(w.reshape(o, k).T, rows)
     else:
         cols = np.empty((n, groups * k, oh * ow), dy.dtype)
         for g in range(groups):
-            cols[:, g * k:(g + 1) * k] = np.matmul(w[g * og:(g + 1) * og].reshape(og, k).T,
+            cols[:, g * k:(g + 1) * k] = blas.matmul(w[g * og:(g + 1) * og].reshape(og, k).T,
                                                    rows[:, g * og:(g + 1) * og])
     dx = _col2im_rows(cols.astype(dy.dtype, copy=False), x_shape, (kh, kw), stride, padding,
                       dilation, oh, ow)
@@ -221,7 +222,7 @@ def _conv_weight_grad_impl(x, dy, w_shape, stride, padding, dilation, groups):
     rows = dy.reshape(n, o, oh * ow)
     dw = np.empty((o, k), x.dtype)
     for g in range(groups):
-        part = np.matmul(rows[:, g * og:(g + 1) * og], cols[:, g * k:(g + 1) * k].transpose(0, 2, 1))
+        part = blas.matmul(rows[:, g * og:(g + 1) * og], cols[:, g * k:(g + 1) * k].transpose(0, 2, 1))
         dw[g * og:(g + 1) * og] = part[0] if n == 1 else part.sum(axis=0, dtype=x.dtype)
     return dw.reshape(w_shape)
 

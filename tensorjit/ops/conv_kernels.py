@@ -14,8 +14,9 @@ times the input). The rows cover the padded grid, so a few outputs are computed 
 dropped (13% at 32x32 for 3x3, 56% at 8x8). The input gradient of a stride-1 convolution
 is the same correlation of the padded output gradient with the flipped, transposed
 kernel, and the weight gradient is one GEMM per offset over all images at once,
-``dW[:, :, i, j] = dY_grid.T @ xp[shift(i, j) : ...]``. (Only NumPy's BLAS is used: a
-second one, such as SciPy's, would keep its own threads spinning beside NumPy's.)
+``dW[:, :, i, j] = dY_grid.T @ xp[shift(i, j) : ...]``. (Every product goes through
+``ops/blas.py``, one BLAS for the whole step: a second one's threads would spin beside
+the first's.)
 
 3x3 stride-1 convolutions on images of 16x16 and more use Winograd F(2x2, 3x3)
 (``winograd.py``, when Numba is installed, once its transforms have compiled) for the
@@ -39,6 +40,7 @@ general NCHW im2col path.
 import numpy as np
 
 from . import winograd
+from . import blas
 
 # a stride-1 convolution uses shifted GEMMs when the padded grid wastes at most this much
 # (3x3, padding 1: 32x32 -> 1.13, 16x16 -> 1.27, 8x8 -> 1.56, 4x4 -> 2.25)
@@ -130,7 +132,7 @@ def _shifted_correlation(xp, hp, wp, weights, kernel, dilation):
         part = cols[:stop - start]
         for k, shift in enumerate(shifts):
             part[:, k] = xp[start + shift:stop + shift]
-        np.matmul(part.reshape(stop - start, kh * kw * c), weights.T, out=out[start:stop])
+        blas.matmul(part.reshape(stop - start, kh * kw * c), weights.T, out=out[start:stop])
     return out
 
 
@@ -187,14 +189,14 @@ def _from_channel_rows(rows, n, oh, ow):
 def _weight_major_forward(x, w, stride, padding, dilation, oh, ow):
     o = w.shape[0]
     cols = _nchw_columns(x, w.shape[2:], stride, padding, dilation, oh, ow)
-    return _from_channel_rows(w.reshape(o, -1) @ cols, x.shape[0], oh, ow)
+    return _from_channel_rows(blas.matmul(w.reshape(o, -1), cols), x.shape[0], oh, ow)
 
 
 def _weight_major_input_grad(dy, w, x_shape, stride, padding, dilation):
     from . import column_kernels
     n, o, oh, ow = dy.shape
     c, kh, kw = w.shape[1:]
-    dcols = w.reshape(o, -1).T @ _channel_rows(dy)           # (C*KH*KW, N*OH*OW)
+    dcols = blas.matmul(w.reshape(o, -1).T, _channel_rows(dy))   # (C*KH*KW, N*OH*OW)
     dx = np.zeros(x_shape, dy.dtype)
     column_kernels.col2im(dcols.reshape(c, kh, kw, n, oh, ow), stride[0], stride[1],
                           dilation[0], dilation[1], padding[0], padding[2], dx)
@@ -204,7 +206,7 @@ def _weight_major_input_grad(dy, w, x_shape, stride, padding, dilation):
 def _weight_major_weight_grad(x, dy, w_shape, stride, padding, dilation):
     oh, ow = dy.shape[2:]
     cols = _nchw_columns(x, w_shape[2:], stride, padding, dilation, oh, ow)
-    return (_channel_rows(dy) @ cols.T).reshape(w_shape)
+    return blas.matmul(_channel_rows(dy), cols.T).reshape(w_shape)
 
 
 # ---------------------------------------------------------------------------------------
@@ -216,7 +218,7 @@ def forward(x, w, stride, padding, dilation):
     if _pointwise((kh, kw), padding, dilation):
         xs = x if stride == (1, 1) else x[:, :, ::stride[0], ::stride[1]]
         oh, ow = xs.shape[2], xs.shape[3]
-        out = np.matmul(w.reshape(o, c), xs.reshape(n, c, oh * ow))
+        out = blas.matmul(w.reshape(o, c), xs.reshape(n, c, oh * ow))
         return out.reshape(n, o, oh, ow)
     if _winograd(x.shape, x.dtype, (kh, kw), stride, padding, dilation):
         return winograd.forward(x, w, padding)
@@ -232,7 +234,7 @@ def forward(x, w, stride, padding, dilation):
         return _to_nchw(_shifted_correlation(xp, hp, wp, weights, (kh, kw), dilation), n,
                         hp, wp, oh, ow)
     cols = _columns(xp.reshape(n, hp, wp, c), (kh, kw), stride, dilation, oh, ow)
-    out = cols @ weights.T
+    out = blas.matmul(cols, weights.T)
     return np.ascontiguousarray(out.reshape(n, oh, ow, o).transpose(0, 3, 1, 2))
 
 
@@ -241,7 +243,7 @@ def input_grad(dy, w, x_shape, stride, padding, dilation):
     o, _, kh, kw = w.shape
     oh, ow = dy.shape[2], dy.shape[3]
     if _pointwise((kh, kw), padding, dilation):
-        dxs = np.matmul(w.reshape(o, c).T, dy.reshape(n, o, oh * ow)).reshape(n, c, oh, ow)
+        dxs = blas.matmul(w.reshape(o, c).T, dy.reshape(n, o, oh * ow)).reshape(n, c, oh, ow)
         if stride == (1, 1):
             return dxs
         dx = np.zeros(x_shape, dy.dtype)
@@ -269,7 +271,7 @@ def input_grad(dy, w, x_shape, stride, padding, dilation):
     top, bottom, left, right = padding
     sh, sw = stride
     hp, wp = h + top + bottom, wd + left + right
-    dcols = (_nhwc_rows(dy) @ w.transpose(0, 2, 3, 1).reshape(o, kh * kw * c)).reshape(
+    dcols = blas.matmul(_nhwc_rows(dy), w.transpose(0, 2, 3, 1).reshape(o, kh * kw * c)).reshape(
         n, oh, ow, kh, kw, c)
     grid = np.zeros((n, hp, wp, c), dy.dtype)
     for i in range(kh):
@@ -285,7 +287,7 @@ def weight_grad(x, dy, w_shape, stride, padding, dilation):
     oh, ow = dy.shape[2], dy.shape[3]
     if _pointwise((kh, kw), padding, dilation):
         xs = x if stride == (1, 1) else x[:, :, ::stride[0], ::stride[1]]
-        per_image = np.matmul(dy.reshape(n, o, oh * ow),
+        per_image = blas.matmul(dy.reshape(n, o, oh * ow),
                               xs.reshape(n, c, oh * ow).transpose(0, 2, 1))
         return per_image.sum(axis=0, dtype=x.dtype).reshape(w_shape)
     if _winograd(x.shape, x.dtype, (kh, kw), stride, padding, dilation):
@@ -305,8 +307,8 @@ def weight_grad(x, dy, w_shape, stride, padding, dilation):
         for i in range(kh):
             for j in range(kw):
                 shift = i * dh * wp + j * dw
-                taps[:, :, i, j] = rows.T @ xp[shift:shift + needed]
+                taps[:, :, i, j] = blas.matmul(rows.T, xp[shift:shift + needed])
         return taps
     cols = _columns(xp.reshape(n, hp, wp, c), (kh, kw), stride, dilation, oh, ow)
-    dw2 = _nhwc_rows(dy).T @ cols                    # (O, KH*KW*C)
+    dw2 = blas.matmul(_nhwc_rows(dy).T, cols)        # (O, KH*KW*C)
     return np.ascontiguousarray(dw2.reshape(o, kh, kw, c).transpose(0, 3, 1, 2))

@@ -34,6 +34,7 @@ import threading
 import numpy as np
 
 from ..locks import ForkSafeLock, at_fork
+from . import blas
 
 # like O1's kernels (backend/numba/background.py), the transforms compile in a thread
 # while the convolutions run on the other kernels; 0: compile at first use, waiting
@@ -179,7 +180,7 @@ def forward(x, w, padding):
     u = _planes("filter", (16, o, c), w.dtype)
     _transforms.filter_transform(np.ascontiguousarray(w), u)
     m = _planes("product", (16, o, n * th * tw), x.dtype)
-    np.matmul(u, v, out=m)
+    blas.matmul(u, v, out=m)
     y = np.empty((n, o, oh, ow), x.dtype)
     _transforms.output_transform(m.reshape(16, o, n, th, tw), y)
     return y
@@ -194,7 +195,7 @@ def weight_grad(x, dy, padding):
     _transforms.output_transform_adjoint(np.ascontiguousarray(dy), dm)
     v = _transformed_input(x, padding[0], padding[2], th, tw, "input")
     du = _planes("filter", (16, o, c), x.dtype)
-    np.matmul(dm.reshape(16, o, n * th * tw), v.transpose(0, 2, 1), out=du)
+    blas.matmul(dm.reshape(16, o, n * th * tw), v.transpose(0, 2, 1), out=du)
     dw = np.empty((o, c, 3, 3), x.dtype)
     _transforms.filter_transform_adjoint(du, dw)
     return dw
