@@ -252,9 +252,12 @@ def _ln_vjp(ct, out, x, gamma, beta, ndims, eps):
     axes = tuple(range(x.ndim - ndims, x.ndim))
     lead = tuple(range(x.ndim - ndims))
     count = float(np.prod(x.shape[x.ndim - ndims:]))
-    mean = _red.mean(x, axes, keep_dims=True)
+    # the statistics written as the forward's decomposition writes them (a sum divided by
+    # the count), so that O1's common-subexpression pass computes them once for both
+    mean = _ew.div(_red.sum(x, axes, keepdims=True), count)
     centered = _ew.sub(x, mean)
-    inv = _ew.rsqrt(_ew.add(_red.mean(_ew.mul(centered, centered), axes, keep_dims=True), eps))
+    var = _ew.div(_red.sum(_ew.mul(centered, centered), axes, keepdims=True), count)
+    inv = _ew.rsqrt(_ew.add(var, eps))
     xhat = _ew.mul(centered, inv)
     g = _ew.mul(ct, gamma)
     dx = _ew.mul(inv, _ew.sub(g, _ew.mul(_ew.add(
