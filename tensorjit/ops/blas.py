@@ -126,23 +126,43 @@ def matmul(a, b, out=None):
     n = b.shape[-1]
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     shape = batch + (m, n)
-    if out is None or out.shape != shape or out.dtype != a.dtype or \
-            not out.flags.c_contiguous:
-        target = np.empty(shape, a.dtype)
-    else:
-        target = out
+    target = out if _writable(out, shape, a, b) else np.empty(shape, a.dtype)
     a, b = _usable(a), _usable(b)
     single, batched, scalar = _ROUTINES[a.dtype]
     (ta, lda), (tb, ldb) = _operand(a), _operand(b)
+    ldc = _rows_ld(target)
     if not batch:
         getattr(lib, single)(_ROW_MAJOR, ta, tb, m, n, k, 1.0, a.ctypes.data, lda,
-                             b.ctypes.data, ldb, 0.0, target.ctypes.data, max(n, 1))
+                             b.ctypes.data, ldb, 0.0, target.ctypes.data, ldc)
     else:
-        _batched(getattr(lib, batched), scalar, a, b, target, batch, (ta, lda), (tb, ldb))
+        _batched(getattr(lib, batched), scalar, a, b, target, batch, (ta, lda), (tb, ldb),
+                 ldc)
     if target is not out and out is not None:
         out[...] = target
         return out
     return target
+
+
+def _rows_ld(c):
+    """Leading dimension of ``c``'s matrices when each is stored row by row, else None."""
+    rows, cols = c.shape[-2:]
+    size = c.itemsize
+    rs, cs = c.strides[-2:]
+    if (cs == size or cols == 1) and rs % size == 0 and rs // size >= max(cols, 1):
+        return rs // size
+    if rows == 1 and (cs == size or cols == 1):
+        return max(cols, 1)
+    return None
+
+
+def _writable(out, shape, a, b):
+    """Whether BLAS can write the product straight into ``out``: each matrix stored row by
+    row (any distance between matrices: Winograd's planes are skewed apart), and no
+    memory shared with an operand (NumPy would buffer; BLAS would read what it wrote)."""
+    return (out is not None and out.shape == shape and out.dtype == a.dtype
+            and out.flags.writeable and _rows_ld(out) is not None
+            and all(s >= 0 for s in out.strides)
+            and not np.may_share_memory(out, a) and not np.may_share_memory(out, b))
 
 
 def _addresses(x, batch):
@@ -159,16 +179,15 @@ def _addresses(x, batch):
     return (x.ctypes.data + offsets).ravel()
 
 
-def _batched(routine, scalar, a, b, out, batch, a_layout, b_layout):
+def _batched(routine, scalar, a, b, out, batch, a_layout, b_layout, ldc):
     """All products of the batch in one call (MKL's grouped batch API, one group)."""
     m, k = a.shape[-2:]
     n = b.shape[-1]
     count = int(np.prod(batch))
     ints = np.array([a_layout[0], b_layout[0], m, n, k, a_layout[1], b_layout[1],
-                     max(n, 1), count], np.int32)
+                     ldc, count], np.int32)
     scalars = np.array([1.0, 0.0], np.float32 if scalar is ctypes.c_float else np.float64)
-    pa, pb = _addresses(a, batch), _addresses(b, batch)
-    pc = out.ctypes.data + np.arange(count, dtype=np.int64) * (m * n * out.itemsize)
+    pa, pb, pc = _addresses(a, batch), _addresses(b, batch), _addresses(out, batch)
     address = [arr.ctypes.data for arr in (ints, scalars, pa, pb, pc)]
     step = ints.itemsize
     routine(_ROW_MAJOR, address[0], address[0] + step, address[0] + 2 * step,

@@ -108,3 +108,32 @@ def test_jitted_products_give_eagers_bits(level):
     np.testing.assert_array_equal(jitted[0].asnumpy(), eager[0].asnumpy())
     for ge, gj in zip(eager[1], jitted[1]):
         np.testing.assert_array_equal(gj.asnumpy(), ge.asnumpy())
+
+
+def test_products_written_into_strided_and_overlapping_outputs():
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((16, 8, 6)).astype(np.float32)
+    b = rng.standard_normal((16, 6, 5)).astype(np.float32)
+    ref = np.matmul(a, b)
+    # planes skewed apart (Winograd's buffers): each matrix row by row, any plane stride
+    skewed = np.full((16, 8 * 5 + 16), np.nan, np.float32)
+    out = skewed[:, :40].reshape(16, 8, 5)
+    assert blas.matmul(a, b, out=out) is out
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5)
+    assert np.isnan(skewed[:, 40:]).all()          # nothing written between the planes
+    # rows wider than the matrix (a column window of a wider array)
+    wide = np.full((16, 8, 9), np.nan, np.float32)
+    window = wide[:, :, 2:7]
+    blas.matmul(a, b, out=window)
+    np.testing.assert_allclose(window, ref, rtol=1e-5, atol=1e-5)
+    assert np.isnan(wide[:, :, :2]).all() and np.isnan(wide[:, :, 7:]).all()
+    # the output is an operand: the product of the values before the call
+    square = rng.standard_normal((4, 7, 7)).astype(np.float32)
+    other = rng.standard_normal((4, 7, 7)).astype(np.float32)
+    want = np.matmul(square, other)
+    blas.matmul(square, other, out=square)
+    np.testing.assert_allclose(square, want, rtol=1e-5, atol=1e-5)
+    # a column-major output: written through a temporary
+    fortran = np.asfortranarray(np.empty((8, 5), np.float32))
+    blas.matmul(a[0], b[0], out=fortran)
+    np.testing.assert_allclose(fortran, ref[0], rtol=1e-5, atol=1e-5)
