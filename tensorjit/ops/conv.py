@@ -185,7 +185,7 @@ def _conv_impl(x, w, stride, padding, dilation, groups):
         out = np.empty((n, o, oh * ow), x.dtype)
         for g in range(groups):
             out[:, g * og:(g + 1) * og] = blas.matmul(w[g * og:(g + 1) * og].reshape(og, k),
-                                                    cols[:, g * k:(g + 1) * k])
+                                                      cols[:, g * k:(g + 1) * k])
     return out.reshape(n, o, oh, ow).astype(x.dtype, copy=False)
 
 
@@ -204,7 +204,7 @@ def _conv_input_grad_impl(dy, w, x_shape, stride, padding, dilation, groups):
         cols = np.empty((n, groups * k, oh * ow), dy.dtype)
         for g in range(groups):
             cols[:, g * k:(g + 1) * k] = blas.matmul(w[g * og:(g + 1) * og].reshape(og, k).T,
-                                                   rows[:, g * og:(g + 1) * og])
+                                                     rows[:, g * og:(g + 1) * og])
     dx = _col2im_rows(cols.astype(dy.dtype, copy=False), x_shape, (kh, kw), stride, padding,
                       dilation, oh, ow)
     return np.ascontiguousarray(dx)
@@ -222,7 +222,8 @@ def _conv_weight_grad_impl(x, dy, w_shape, stride, padding, dilation, groups):
     rows = dy.reshape(n, o, oh * ow)
     dw = np.empty((o, k), x.dtype)
     for g in range(groups):
-        part = blas.matmul(rows[:, g * og:(g + 1) * og], cols[:, g * k:(g + 1) * k].transpose(0, 2, 1))
+        part = blas.matmul(rows[:, g * og:(g + 1) * og],
+                           cols[:, g * k:(g + 1) * k].transpose(0, 2, 1))
         dw[g * og:(g + 1) * og] = part[0] if n == 1 else part.sum(axis=0, dtype=x.dtype)
     return dw.reshape(w_shape)
 

@@ -288,7 +288,7 @@ def weight_grad(x, dy, w_shape, stride, padding, dilation):
     if _pointwise((kh, kw), padding, dilation):
         xs = x if stride == (1, 1) else x[:, :, ::stride[0], ::stride[1]]
         per_image = blas.matmul(dy.reshape(n, o, oh * ow),
-                              xs.reshape(n, c, oh * ow).transpose(0, 2, 1))
+                                xs.reshape(n, c, oh * ow).transpose(0, 2, 1))
         return per_image.sum(axis=0, dtype=x.dtype).reshape(w_shape)
     if _winograd(x.shape, x.dtype, (kh, kw), stride, padding, dilation):
         return winograd.weight_grad(x, dy, padding)
