@@ -1,8 +1,8 @@
 """Matrix products through the fastest BLAS installed.
 
 Every GEMM a kernel runs (matmul, the convolutions' products) calls ``matmul`` here, with
-``np.matmul``'s semantics. When Intel's MKL is installed (the ``mkl`` wheel: ``pip install
-"tensorjit[mkl]"``) float32 / float64 products go to it: on the development machine its
+``np.matmul``'s semantics. When Intel's MKL is installed (the ``mkl`` wheel, in the
+``fast`` extra: ``pip install "tensorjit[fast]"``) float32 / float64 products go to it: on the development machine its
 GEMMs are 5-15% faster than the OpenBLAS NumPy ships on the models' large shapes, and
 2-3x faster on batches of small ones (attention's per-head products, Winograd's 16
 planes), which it runs as one batched call where NumPy loops over the batch.
@@ -12,6 +12,8 @@ MKL runs with the GNU OpenMP threading layer, so its threads are the pool Numba'
 parallel kernels use (a second pool would spin against the first on the same cores), and
 in strict reproducible mode (``MKL_CBWR``: the same result whatever the operands'
 alignment in memory), so a product gives the same bits eagerly and inside a compiled step.
+GNU OpenMP cannot run in a process forked from one that used it (the child waits forever on
+threads it does not have), so a forked child (a dataset worker) uses ``np.matmul``.
 """
 import ctypes
 import glob
@@ -20,6 +22,8 @@ import sys
 import threading
 
 import numpy as np
+
+from ..locks import at_fork
 
 __all__ = ["matmul", "backend_name"]
 
@@ -87,6 +91,14 @@ def _mkl():
                 _LIB = _load()
                 _LOADED = True
     return _LIB
+
+
+def _forked():
+    global _LIB, _LOADED
+    _LIB, _LOADED = None, True
+
+
+at_fork(after_in_child=_forked)
 
 
 def backend_name():

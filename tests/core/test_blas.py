@@ -137,3 +137,19 @@ def test_products_written_into_strided_and_overlapping_outputs():
     fortran = np.asfortranarray(np.empty((8, 5), np.float32))
     blas.matmul(a[0], b[0], out=fortran)
     np.testing.assert_allclose(fortran, ref[0], rtol=1e-5, atol=1e-5)
+
+
+def test_a_forked_child_computes_products_with_numpy():
+    # GNU OpenMP (MKL's threads) does not survive a fork: the child must not call MKL
+    import multiprocessing
+    a = np.random.default_rng(5).standard_normal((300, 300)).astype(np.float32)
+    blas.matmul(a, a)                       # the parent's thread pool is running
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1) as pool:
+        name, product = pool.apply_async(_product_in_child, (a,)).get(timeout=120)
+    assert name == "numpy"
+    np.testing.assert_allclose(product, a.astype(np.float64) @ a, rtol=1e-4, atol=1e-3)
+
+
+def _product_in_child(a):
+    return blas.backend_name(), blas.matmul(a, a)
