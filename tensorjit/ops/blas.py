@@ -2,10 +2,11 @@
 
 Every GEMM a kernel runs (matmul, the convolutions' products) calls ``matmul`` here, with
 ``np.matmul``'s semantics. When Intel's MKL is installed (the ``mkl`` wheel, in the
-``fast`` extra: ``pip install "tensorjit[fast]"``) float32 / float64 products go to it: on the development machine its
-GEMMs are 5-15% faster than the OpenBLAS NumPy ships on the models' large shapes, and
-2-3x faster on batches of small ones (attention's per-head products, Winograd's 16
-planes), which it runs as one batched call where NumPy loops over the batch.
+``fast`` extra: ``pip install "tensorjit[fast]"``) float32 / float64 products go to it: on
+the development machine its GEMMs are 5-15% faster than the OpenBLAS NumPy ships on the
+models' large shapes, and 2-3x faster on batches of small ones (attention's per-head
+products, Winograd's 16 planes), which it runs as one batched call where NumPy loops over
+the batch.
 Without MKL (or with ``TENSORJIT_BLAS=numpy``) everything is ``np.matmul``.
 
 MKL runs with the GNU OpenMP threading layer, so its threads are the pool Numba's
@@ -106,14 +107,25 @@ def backend_name():
     return "mkl" if _mkl() is not None else "numpy"
 
 
+def _row_major_ld(m):
+    """Leading dimension of ``m``'s matrices when each is stored row by row, else None."""
+    cols = m.shape[-1]
+    size = m.itemsize
+    rs, cs = m.strides[-2:]
+    if (cs == size or cols == 1) and rs % size == 0 and rs // size >= max(cols, 1):
+        return rs // size
+    return None
+
+
 def _operand(m):
     """(transpose flag, leading dimension) describing a 2-D matrix's layout to BLAS, or
     None when its strides are not a BLAS layout."""
     rows, cols = m.shape[-2:]
     size = m.itemsize
     rs, cs = m.strides[-2:]
-    if (cs == size or cols == 1) and rs % size == 0 and rs // size >= max(cols, 1):
-        return _NO_TRANS, rs // size
+    ld = _row_major_ld(m)
+    if ld is not None:
+        return _NO_TRANS, ld
     if (rs == size or rows == 1) and cs % size == 0 and cs // size >= max(rows, 1):
         return _TRANS, cs // size
     if cols == 1 and rows == 1:
@@ -142,7 +154,7 @@ def matmul(a, b, out=None):
     a, b = _usable(a), _usable(b)
     single, batched, scalar = _ROUTINES[a.dtype]
     (ta, lda), (tb, ldb) = _operand(a), _operand(b)
-    ldc = _rows_ld(target)
+    ldc = _row_major_ld(target)
     if not batch:
         getattr(lib, single)(_ROW_MAJOR, ta, tb, m, n, k, 1.0, a.ctypes.data, lda,
                              b.ctypes.data, ldb, 0.0, target.ctypes.data, ldc)
@@ -155,24 +167,12 @@ def matmul(a, b, out=None):
     return target
 
 
-def _rows_ld(c):
-    """Leading dimension of ``c``'s matrices when each is stored row by row, else None."""
-    rows, cols = c.shape[-2:]
-    size = c.itemsize
-    rs, cs = c.strides[-2:]
-    if (cs == size or cols == 1) and rs % size == 0 and rs // size >= max(cols, 1):
-        return rs // size
-    if rows == 1 and (cs == size or cols == 1):
-        return max(cols, 1)
-    return None
-
-
 def _writable(out, shape, a, b):
     """Whether BLAS can write the product straight into ``out``: each matrix stored row by
     row (any distance between matrices: Winograd's planes are skewed apart), and no
     memory shared with an operand (NumPy would buffer; BLAS would read what it wrote)."""
     return (out is not None and out.shape == shape and out.dtype == a.dtype
-            and out.flags.writeable and _rows_ld(out) is not None
+            and out.flags.writeable and _row_major_ld(out) is not None
             and all(s >= 0 for s in out.strides)
             and not np.may_share_memory(out, a) and not np.may_share_memory(out, b))
 
