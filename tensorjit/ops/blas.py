@@ -10,7 +10,7 @@ the batch.
 Without MKL (or with ``TENSORJIT_BLAS=numpy``) everything is ``np.matmul``.
 
 MKL runs with the GNU OpenMP threading layer, so its threads are the pool Numba's
-parallel kernels use (a second pool would spin against the first on the same cores), and
+parallel kernels use (``thread_pool.py``: a second pool spins against the first), and
 in strict reproducible mode (``MKL_CBWR``: the same result whatever the operands'
 alignment in memory), so a product gives the same bits eagerly and inside a compiled step.
 GNU OpenMP cannot run in a process forked from one that used it (the child waits forever on

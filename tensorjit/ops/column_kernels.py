@@ -9,9 +9,13 @@ run in parallel over input channels (each channel owns its rows of ``cols`` and 
 planes of ``dx``, so the scatter of col2im needs no atomics). Imported only once Numba is
 known to be there; ``winograd.py`` compiles them with its transforms.
 """
-import numpy as np
 import numba
+import numpy as np
 from numba import njit, prange
+
+from . import thread_pool
+
+thread_pool.configure_numba()
 
 
 @njit(parallel=True, cache=True)

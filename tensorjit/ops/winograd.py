@@ -34,7 +34,7 @@ import threading
 import numpy as np
 
 from ..locks import ForkSafeLock, at_fork
-from . import blas
+from . import blas, thread_pool
 
 # like O1's kernels (backend/numba/background.py), the transforms compile in a thread
 # while the convolutions run on the other kernels; 0: compile at first use, waiting
@@ -51,8 +51,9 @@ _workspace = threading.local()
 
 
 def available():
-    """Whether Winograd can run here at all (Numba installed)."""
-    return importlib.util.find_spec("numba") is not None
+    """Whether Winograd can run here at all (Numba installed, and not a child forked off
+    the OpenMP pool)."""
+    return thread_pool.usable() and importlib.util.find_spec("numba") is not None
 
 
 def ready(dtype):
@@ -61,7 +62,7 @@ def ready(dtype):
     they are; the callers take the other convolution kernels meanwhile."""
     dtype = np.dtype(dtype)
     if dtype in _ready:
-        return True
+        return thread_pool.usable()
     if not available():
         return False
     with _state_lock:
@@ -85,7 +86,7 @@ def wait(dtype, timeout=None):
     thread = _threads.get(dtype)
     if thread is not None and thread.is_alive():
         thread.join(timeout)
-    return dtype in _ready
+    return dtype in _ready and thread_pool.usable()
 
 
 def wait_started(timeout=None):

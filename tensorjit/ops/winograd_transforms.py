@@ -1,16 +1,13 @@
 """The Numba transforms of Winograd F(2x2, 3x3) (``winograd.py`` runs them): input tiles
 B^T d B, filters G w G^T, products back A^T m A, and the adjoints the weight gradient needs.
 Imported only once Numba is known to be there (it is the ``fast`` extra)."""
-import os
-
-import numpy as np
 import numba
+import numpy as np
 from numba import njit, prange
 
-if "NUMBA_THREADING_LAYER" not in os.environ:
-    # as backend/numba/config.py: OpenMP's spinning workers would steal the cores
-    # from OpenBLAS's threads running the next GEMM
-    numba.config.THREADING_LAYER = "workqueue"
+from . import thread_pool
+
+thread_pool.configure_numba()
 
 
 

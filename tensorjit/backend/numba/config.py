@@ -1,8 +1,8 @@
 """Whether Numba is there, and the switches and counters the native kernels share."""
 import logging  # noqa: F401  (imported before the fork hooks below are registered; see there)
-import os
 
 from ...locks import ForkSafeLock, at_fork
+from ...ops import thread_pool
 
 NUMBA_AVAILABLE = None          # None: not probed yet; tests monkeypatch this to False
 PARALLEL_MIN_ELEMENTS = 1 << 15  # smaller kernels run single-threaded (cheaper to start)
@@ -55,12 +55,8 @@ def _probe_numba():
     global NUMBA_AVAILABLE
     if NUMBA_AVAILABLE is None:
         try:
-            import numba
-            if "NUMBA_THREADING_LAYER" not in os.environ:
-                # OpenMP's worker threads spin after a parallel region and steal the cores
-                # from OpenBLAS's threads running the next GEMM (measured 4x slower conv
-                # blocks on 2 cores); the workqueue layer sleeps instead.
-                numba.config.THREADING_LAYER = "workqueue"
+            import numba  # noqa: F401
+            thread_pool.configure_numba()      # the products' OpenMP pool when MKL runs them
             _quiet_ir_checks()
             NUMBA_AVAILABLE = True
         except Exception:     # pragma: no cover - depends on the environment

@@ -22,6 +22,7 @@ from .disk_cache import (cache_dir, load_module, memory_module, private_files, p
                          warn_once as _warn_once)
 from . import background
 from ...locks import ForkSafeLock
+from ...ops import thread_pool
 
 
 class NativeKernel:
@@ -205,7 +206,7 @@ def kernel_for(graph, inplace=()):
 
 def native_ok(graph):
     """Whether this sub-graph can (and should) run as a Numba kernel."""
-    if not numba_available() or not config.COMPILE_AFTER_FORK:
+    if not numba_available() or not config.COMPILE_AFTER_FORK or not thread_pool.usable():
         return False
     avals = [v.aval for v in graph.inputs] + [o.aval for n in graph.nodes for o in n.outputs]
     if any(a.dtype not in NATIVE_DTYPES for a in avals):
@@ -269,12 +270,19 @@ def _native_wrapper(graph, ks, native, background_compile):
 
     # outputs the kernel writes into one of its inputs (source.py: ``out0 = in2``)
     aliases = ks.aliases
-    numpy_version = None
+    numpy_version = []                   # the sub-graph's NumPy code, made when first needed
+    tiered = False
+
+    def run_numpy(*arrays):
+        if not numpy_version:
+            numpy_version.append(_numpy_function(graph))
+        return numpy_version[0](*arrays)
 
     def run(*arrays):
-        if not native.ready:             # still compiling (tiered): the NumPy version
-            background.poke()
-            return numpy_version(*arrays)
+        if not native.ready or not thread_pool.usable():
+            if not native.ready:
+                background.poke()          # still compiling (tiered)
+            return run_numpy(*arrays)      # ... or a child forked off the OpenMP pool
         args = [np.reshape(a, s) if r else a for a, s, r in zip(arrays, in_shapes, reshape_in)]
         outs = []
         shaped = []
@@ -289,10 +297,10 @@ def _native_wrapper(graph, ks, native, background_compile):
                     target = target.copy(order="C")     # a view the kernel may not write
                     args[j] = target.reshape(in_shapes[j])
             outs.append(target)
-        if numpy_version is None:
+        if not tiered:
             native(*args, *shaped)
         elif native.call_compiled(*args, *shaped) is NOT_COMPILED:
-            return numpy_version(*arrays)         # new argument types: compiling them
+            return run_numpy(*arrays)             # new argument types: compiling them
         return tuple(outs)
 
     run.native = native
@@ -308,7 +316,7 @@ def _native_wrapper(graph, ks, native, background_compile):
     if background_compile and not native.ready and native.on_disk():
         background_compile = False        # a warm cache: loading is quick, do it now
     if background_compile:
-        numpy_version = _numpy_function(graph)
+        tiered = True
         if not native.ready:
             native.submit(*arrays)
     elif not native.ready:
