@@ -18,14 +18,16 @@ kernel, and the weight gradient is one GEMM per offset over all images at once,
 ``ops/blas.py``, one BLAS for the whole step: a second one's threads would spin beside
 the first's.)
 
-3x3 stride-1 convolutions on images of 16x16 and more use Winograd F(2x2, 3x3)
+3x3 stride-1 convolutions on images of 8x8 and more use Winograd F(2x2, 3x3)
 (``winograd.py``, when Numba is installed, once its transforms have compiled) for the
 forward convolution, the input gradient (itself a stride-1 convolution) and the weight
-gradient: measured 1.2-1.5x faster than the shifted GEMMs at 32x32 and 16x16 with 64 and
-128 channels, slower at 8x8 and 4x4 (too few tiles per transform).
+gradient. Measured per call, batch 16 (forward / input gradient / weight gradient, ms):
+64 channels at 32x32 4.2 / 3.9 / 4.6 against the shifted GEMMs' 13.6 / 13.5 / 10.8; 256 at
+8x8 2.7 / 3.3 / 2.7 against the weight-major products' 4.5 / 4.0 / 4.6; 512 at 4x4 the
+input gradient is slower (6.8 against 4.6: too few tiles per transform), so not there.
 
 Strided convolutions and small images (where the padded grid wastes more than the copy
-costs: 256 channels at 8x8, 512 at 4x4, the RGB stem) take weight-major products over an
+costs: 512 channels at 4x4, the RGB stem) take weight-major products over an
 NCHW im2col built by Numba (``column_kernels.py``, compiled with the Winograd transforms):
 ``y = W(O, C*KH*KW) @ cols(C*KH*KW, N*OH*OW)`` uses the weight as it is, the weight
 gradient ``dY(O, N*OH*OW) @ cols.T`` comes out in the weight's layout, and the input
@@ -63,7 +65,7 @@ def _shifted(x_shape, kernel, stride, padding, dilation):
     return hp * wp <= MAX_GRID_WASTE * oh * ow
 
 
-WINOGRAD_MIN_PIXELS = 16 * 16   # output pixels per image from which Winograd pays
+WINOGRAD_MIN_PIXELS = 8 * 8     # output pixels per image from which Winograd pays
 
 
 def _winograd(x_shape, dtype, kernel, stride, padding, dilation):
