@@ -6,7 +6,7 @@ kernels (O1's fused kernels, the Winograd transforms, the NCHW im2col) then run 
 each other: after a product, MKL's workers spin-wait for the next one, and a kernel on
 Numba's own ``workqueue`` pool ran at one thread's speed beside them (measured: the GELU
 kernel of the GPT benchmark 0.86 ms after a copy, 1.62 ms after any product; whole train
-steps, alternated: GPT 135 -> 114 ms, ResNet-18 363 -> 236 ms). Without MKL the products
+steps, alternated: GPT 144 -> 112 ms, ResNet-18 357 -> 236 ms). Without MKL the products
 run in NumPy's OpenBLAS, whose pthreads spin after each call; there Numba keeps its
 ``workqueue`` pool, which sleeps between kernels instead of spinning against OpenBLAS.
 ``NUMBA_THREADING_LAYER`` in the environment overrides the choice.

@@ -10,7 +10,6 @@ from . import thread_pool
 thread_pool.configure_numba()
 
 
-
 @njit(parallel=True, cache=True)
 def input_transform(x, top, left, v):
     """x (N, C, H, W) -> v (16, C, N, TH, TW): B^T d B of each 4x4 tile (stride 2) of
