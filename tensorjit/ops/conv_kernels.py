@@ -18,16 +18,17 @@ kernel, and the weight gradient is one GEMM per offset over all images at once,
 ``ops/blas.py``, one BLAS for the whole step: a second one's threads would spin beside
 the first's.)
 
-3x3 stride-1 convolutions on images of 8x8 and more use Winograd F(2x2, 3x3)
-(``winograd.py``, when Numba is installed, once its transforms have compiled) for the
-forward convolution, the input gradient (itself a stride-1 convolution) and the weight
-gradient. Measured per call, batch 16 (forward / input gradient / weight gradient, ms):
-64 channels at 32x32 4.2 / 3.9 / 4.6 against the shifted GEMMs' 13.6 / 13.5 / 10.8; 256 at
-8x8 2.7 / 3.3 / 2.7 against the weight-major products' 4.5 / 4.0 / 4.6; 512 at 4x4 the
-input gradient is slower (6.8 against 4.6: too few tiles per transform), so not there.
+3x3 stride-1 convolutions use Winograd F(2x2, 3x3) (``winograd.py``, when Numba is
+installed, once its transforms have compiled) for the forward convolution and the weight
+gradient on images of 4x4 and more, and for the input gradient (itself a stride-1
+convolution) from 8x8. Measured per call, batch 16 (forward / input gradient / weight
+gradient, ms): 64 channels at 32x32 4.2 / 3.9 / 4.6 against the shifted GEMMs' 13.6 /
+13.5 / 10.8; 256 at 8x8 2.7 / 3.3 / 2.7 against the weight-major products' 4.5 / 4.0 /
+4.6; 512 at 4x4 3.9 / 6.8 / 3.4 against 4.7 / 4.6 / 4.3 (the input gradient's transforms
+of dy and of the flipped kernel cost more than its products save there).
 
 Strided convolutions and small images (where the padded grid wastes more than the copy
-costs: 512 channels at 4x4, the RGB stem) take weight-major products over an
+costs: the input gradient at 4x4, the RGB stem) take weight-major products over an
 NCHW im2col built by Numba (``column_kernels.py``, compiled with the Winograd transforms):
 ``y = W(O, C*KH*KW) @ cols(C*KH*KW, N*OH*OW)`` uses the weight as it is, the weight
 gradient ``dY(O, N*OH*OW) @ cols.T`` comes out in the weight's layout, and the input
@@ -65,17 +66,21 @@ def _shifted(x_shape, kernel, stride, padding, dilation):
     return hp * wp <= MAX_GRID_WASTE * oh * ow
 
 
-WINOGRAD_MIN_PIXELS = 8 * 8     # output pixels per image from which Winograd pays
+# output pixels per image from which Winograd pays: the forward convolution and the weight
+# gradient from 4x4, the input gradient (the forward of dy) from 8x8
+WINOGRAD_MIN_PIXELS = 4 * 4
+WINOGRAD_MIN_PIXELS_INPUT_GRAD = 8 * 8
 
 
-def _winograd(x_shape, dtype, kernel, stride, padding, dilation):
+def _winograd(x_shape, dtype, kernel, stride, padding, dilation,
+              min_pixels=WINOGRAD_MIN_PIXELS):
     """Whether a convolution of an (N, C, H, W) input takes the Winograd kernels (once
     their transforms have compiled for ``dtype``)."""
     n, c, h, w = x_shape
     if kernel != (3, 3) or stride != (1, 1) or dilation != (1, 1) or c < MIN_SHIFT_CHANNELS:
         return False
     oh, ow = h + padding[0] + padding[1] - 2, w + padding[2] + padding[3] - 2
-    return oh * ow >= WINOGRAD_MIN_PIXELS and winograd.ready(dtype)
+    return oh * ow >= min_pixels and winograd.ready(dtype)
 
 
 def _out_hw(x_shape, kernel, stride, padding, dilation):
@@ -256,7 +261,7 @@ def input_grad(dy, w, x_shape, stride, padding, dilation):
     full = (dh * (kh - 1) - padding[0], dh * (kh - 1) - padding[1],
             dw * (kw - 1) - padding[2], dw * (kw - 1) - padding[3])
     if min(full) >= 0 and _winograd((n, o, oh, ow), dy.dtype, (kh, kw), stride, full,
-                                    dilation):
+                                    dilation, WINOGRAD_MIN_PIXELS_INPUT_GRAD):
         # the correlation of dy with the flipped kernel, its in/out channels swapped
         flipped = np.ascontiguousarray(w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
         return winograd.forward(dy, flipped, full)

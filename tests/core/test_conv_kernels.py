@@ -41,6 +41,8 @@ CASES = [
     ((2, 16, 17, 19), (6, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "winograd, odd sizes"),
     ((1, 16, 16, 17), (16, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "winograd, input gradient"),
     ((1, 16, 19, 18), (4, 3, 3), (1, 1), (0, 0, 0, 0), (1, 1), "winograd, no pad"),
+    ((2, 16, 4, 4), (16, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1),
+     "winograd: 4x4, forward and weight gradient"),
     ((2, 17, 16, 17), (3, 3, 3), (1, 1), (2, 1, 0, 2), (1, 1), "winograd, asymmetric pad"),
     ((2, 16, 8, 8), (5, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "shifted"),
     ((2, 16, 9, 7), (5, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "shifted, odd sizes"),
@@ -48,7 +50,7 @@ CASES = [
     ((2, 16, 10, 9), (4, 5, 3), (1, 1), (2, 2, 1, 1), (1, 1), "shifted, 5x3"),
     ((2, 16, 8, 8), (5, 2, 2), (1, 1), (0, 1, 0, 1), (1, 1), "shifted, asymmetric pad"),
     ((2, 16, 10, 10), (4, 3, 3), (1, 1), (0, 0, 0, 0), (1, 1), "shifted, no pad"),
-    ((1, 32, 4, 4), (8, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "im2col: small image"),
+    ((1, 32, 3, 3), (8, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "im2col: small image"),
     ((2, 3, 8, 8), (4, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), "im2col: few channels"),
     ((2, 16, 8, 8), (5, 3, 3), (2, 2), (1, 1, 1, 1), (1, 1), "im2col / col2im: stride 2"),
     ((2, 16, 11, 9), (5, 3, 3), (3, 2), (2, 1, 0, 2), (1, 2), "im2col / col2im: mixed"),
@@ -153,6 +155,9 @@ def test_winograd_is_taken_and_matches_the_other_kernels(case, monkeypatch):
     if case[-1] == "winograd, input gradient":       # 16 output channels: dx takes it too
         assert conv_kernels._winograd((1, 16, 16, 17), x.dtype, (3, 3), stride, padding,
                                       dilation)
+    if case[-1].startswith("winograd: 4x4"):          # not its input gradient: slower there
+        assert not conv_kernels._winograd(x.shape, x.dtype, (3, 3), stride, padding, dilation,
+                                          conv_kernels.WINOGRAD_MIN_PIXELS_INPUT_GRAD)
     y = conv_ops._conv_impl(x, w, **geometry)
     dy = np.random.default_rng(1).standard_normal(y.shape).astype(np.float32)
     got = (y, conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry),
