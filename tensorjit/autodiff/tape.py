@@ -75,7 +75,7 @@ class Tape:
             if all(c is None for c in out_cts):
                 continue
             if prim.multiple_results:
-                ct = tuple(c if c is not None else ops.zeros_like(o)
+                ct = tuple(c if c is not None or prim.symbolic_zeros else ops.zeros_like(o)
                            for c, o in zip(out_cts, outs))
                 out = outs
             else:

@@ -140,8 +140,12 @@ def _batch_norm_rule(x, gamma, beta, eps):
 
 
 def _batch_norm_vjp(cts, outs, x, gamma, beta, eps):
+    """The gradients; a statistic nobody differentiates has a None cotangent
+    (``symbolic_zeros``): its term is left out, not added as a zero array."""
     ct_y, ct_mean, ct_var = cts
-    _, mean, var = outs
+    y, mean, var = outs
+    if ct_y is None:
+        ct_y = _ew.zeros_like(y)
     axes = _bn_axes(x.ndim)
     shape = _channel_shape(x.ndim, x.shape[1])
     count = float(np.prod([x.shape[a] for a in axes]))
@@ -155,8 +159,11 @@ def _batch_norm_vjp(cts, outs, x, gamma, beta, eps):
         _ew.add(_shape.reshape(sum_dy, shape), _ew.mul(xhat, _shape.reshape(sum_dy_xhat, shape))),
         1.0 / count)))
     # contributions through the returned batch statistics
-    dx = _ew.add(dx, _shape.reshape(_ew.mul(ct_mean, 1.0 / count), shape))
-    dx = _ew.add(dx, _ew.mul(centered, _shape.reshape(_ew.mul(ct_var, 2.0 / count), shape)))
+    if ct_mean is not None:
+        dx = _ew.add(dx, _shape.reshape(_ew.mul(ct_mean, 1.0 / count), shape))
+    if ct_var is not None:
+        dx = _ew.add(dx, _ew.mul(centered, _shape.reshape(_ew.mul(ct_var, 2.0 / count),
+                                                          shape)))
     return dx, sum_dy_xhat, sum_dy
 
 
@@ -190,7 +197,8 @@ def _batch_norm_batch(prim, dims, x, gamma, beta, eps):
 
 batch_norm_p = Primitive("batch_norm", _batch_norm_impl, _batch_norm_rule, _batch_norm_vjp,
                          multiple_results=True, shape_generic=False, aliasing=FRESH,
-                         decompose=_batch_norm_decomposition, batch=_batch_norm_batch)
+                         decompose=_batch_norm_decomposition, batch=_batch_norm_batch,
+                         symbolic_zeros=True)
 
 
 def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,

@@ -27,7 +27,10 @@ A ``Primitive`` carries
   * flags: ``multiple_results``, ``elementwise`` (output[i] depends only on input[i]
     after broadcasting), ``effect`` (never removed, reordered or folded), ``random``
     (never folded or merged), ``shape_generic`` (the kernel is right for any input shapes
-    of the same dtypes), ``codegen`` (a Python expression template for readable code).
+    of the same dtypes), ``codegen`` (a Python expression template for readable code),
+    ``symbolic_zeros`` (a primitive with several results: its VJP is given None for a
+    result nothing differentiates, instead of an array of zeros, and leaves out that
+    result's terms -- batch norm's statistics, whose zero terms cost a full-size array).
 
 ``bind`` is the one entry point: it runs the kernel eagerly, or hands the call to the
 active capture (trace / ast / bytecode), and records it on every active autodiff tape.
@@ -51,7 +54,7 @@ class Primitive:
     def __init__(self, name, impl, abstract, vjp=None, *, multiple_results=False,
                  elementwise=False, effect=False, random=False, codegen=None,
                  shape_generic=None, aliasing=None, scalar=None, no_scalar=None,
-                 decompose=None, emit=None, batch=None, no_batch=None):
+                 decompose=None, emit=None, batch=None, no_batch=None, symbolic_zeros=False):
         if name in PRIMITIVES:
             raise ValueError(f"primitive {name!r} is already registered")
         if aliasing is None and elementwise:
@@ -77,6 +80,7 @@ class Primitive:
         self.emit = emit
         self.batch = batch
         self.no_batch = no_batch
+        self.symbolic_zeros = symbolic_zeros
         PRIMITIVES[name] = self
 
     def __repr__(self):

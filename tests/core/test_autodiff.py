@@ -222,6 +222,29 @@ def test_batch_norm_statistics_updated_in_place_during_grad(rng):
     assert_close(running_var, 0.5 + 0.5 * x.var((0, 2, 3), ddof=1))
 
 
+@pytest.mark.parametrize("used", [(0,), (0, 1), (0, 2), (1, 2), (0, 1, 2)])
+def test_batch_norm_gradient_through_any_of_its_results(rng, used):
+    """batch_norm's VJP leaves out the terms of results nothing differentiates (symbolic
+    zeros): each subset of (y, mean, var) against finite differences."""
+    from tensorjit.ops.normalization import batch_norm_p
+    x = rng.standard_normal((4, 3, 2, 2))
+    gamma, beta = rng.uniform(0.5, 1.5, 3), rng.standard_normal(3)
+    weights = [rng.standard_normal(s) for s in (x.shape, (3,), (3,))]
+
+    def f(t, g, b):
+        outs = batch_norm_p.bind(t, g, b, eps=1e-5)
+        total = None
+        for k in used:
+            term = (outs[k] * Tensor(weights[k])).sum()
+            total = term if total is None else total + term
+        return total
+
+    grads = ms.grad(f, (0, 1, 2))(Tensor(x), Tensor(gamma), Tensor(beta))
+    arrays = [x, gamma, beta]
+    for i, g in enumerate(grads):
+        assert_close(g, numeric_grad(as_float(f), arrays, i), rtol=1e-5, atol=1e-7)
+
+
 def test_inplace_update_of_an_argument():
     def f(a):
         a += 1.0
