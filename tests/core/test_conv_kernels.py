@@ -212,6 +212,32 @@ def test_winograd_convolution_gradients_equal_eager_under_jit(mode, level):
 
 
 @needs_numba
+@pytest.mark.parametrize("chunk_bytes", [1, 110_000])
+def test_winograd_in_chunks_of_images_is_the_same_convolution(chunk_bytes, monkeypatch):
+    """The batch goes through Winograd in chunks of images (one image per chunk, two):
+    forward and weight gradient (summed over the chunks) against the float64 reference and
+    the input gradient's adjoint identity."""
+    assert winograd.wait(np.float64)
+    monkeypatch.setattr(winograd, "CHUNK_BYTES", chunk_bytes)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((5, 16, 9, 10))
+    w = rng.standard_normal((16, 16, 3, 3))
+    geometry = dict(stride=(1, 1), padding=(1, 1, 1, 1), dilation=(1, 1), groups=1)
+    n, c, th, tw = 5, 16, 5, 5
+    assert len(winograd._image_chunks(n, c, th, tw, 8)) == (5 if chunk_bytes == 1 else 3)
+    y = conv_ops._conv_impl(x, w, **geometry)
+    np.testing.assert_allclose(y, reference_conv(x, w, (1, 1), (1, 1, 1, 1), (1, 1)),
+                               rtol=1e-12, atol=1e-12 * np.abs(y).max())
+    dy = rng.standard_normal(y.shape)
+    dx = conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry)
+    dw = conv_ops._conv_weight_grad_impl(x, dy, w.shape, **geometry)
+    want_dw = np.einsum("nohw,nchwij->ocij", dy, np.lib.stride_tricks.sliding_window_view(
+        np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1))), (3, 3), axis=(2, 3)))
+    np.testing.assert_allclose(dw, want_dw, rtol=1e-11, atol=1e-11 * np.abs(want_dw).max())
+    np.testing.assert_allclose(np.vdot(x, dx), np.vdot(y, dy), rtol=1e-12)
+
+
+@needs_numba
 def test_winograd_compiles_in_the_background_and_the_other_kernels_run_meanwhile(
         monkeypatch):
     """Before its transforms are ready, a convolution Winograd would take gives the same
