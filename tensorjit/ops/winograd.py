@@ -1,5 +1,5 @@
 """Winograd F(2x2, 3x3) convolution kernels for 3x3 stride-1 convolutions (Numba transforms,
-the products through NumPy's BLAS); ``conv_kernels.py`` picks them per shape.
+the products through ``blas.py``); ``conv_kernels.py`` picks them per shape.
 
 Each 2x2 block of outputs is computed from the 4x4 input tile under it as
 
@@ -25,7 +25,8 @@ kernels.
 
 The 16-plane buffers are large (16/4 = 4x the input); they are kept per thread and reused,
 since fresh allocations of that size come from the OS as zero pages faulted in one by one
-(measured: half the time of a fresh-buffer forward at 32x32, 64 channels).
+(measured: half the time of a fresh-buffer forward at 32x32, 64 channels), and the batch
+goes through them in chunks of images (``CHUNK_BYTES``).
 """
 import importlib.util
 import os
