@@ -22,6 +22,7 @@ import traceback
 import warnings
 
 import tensorjit as mindspore
+from tensorjit.backend.numba import background
 from tensorjit.jit.cache import CACHE
 from tensorjit.jit.function import STATS
 from .suite import flat_numpy, compare, CHECK_CALLS
@@ -73,7 +74,6 @@ def _wait_for_kernels(timeout=600.0):
     """Seconds spent waiting for the native kernels compiling in the background (O1's
     tiered compilation, the Winograd transforms): the later check calls and the timed loop
     then run the steady state, not the NumPy versions beside a compiling process."""
-    from tensorjit.backend.numba import background
     start = time.perf_counter()
     background.wait(timeout)
     return time.perf_counter() - start

@@ -87,7 +87,7 @@ def wait(dtype, timeout=None):
     thread = _threads.get(dtype)
     if thread is not None and thread.is_alive():
         thread.join(timeout)
-    return dtype in _ready and thread_pool.usable()
+    return ready(dtype)
 
 
 def wait_started(timeout=None):
@@ -195,7 +195,6 @@ def forward(x, w, padding):
     th, tw = _tiles(oh, ow)
     u = _planes("filter", (16, o, c), w.dtype)
     _transforms.filter_transform(np.ascontiguousarray(w), u)
-    x = np.ascontiguousarray(x)
     y = np.empty((n, o, oh, ow), x.dtype)
     for i, j in _image_chunks(n, max(c, o), th, tw, x.itemsize):
         v = _transformed_input(x[i:j], top, left, th, tw, "input")
@@ -210,7 +209,7 @@ def weight_grad(x, dy, padding):
     n, c = x.shape[:2]
     o, oh, ow = dy.shape[1:]
     th, tw = _tiles(oh, ow)
-    x, dy = np.ascontiguousarray(x), np.ascontiguousarray(dy)
+    dy = np.ascontiguousarray(dy)
     du = _planes("filter", (16, o, c), x.dtype)
     for k, (i, j) in enumerate(_image_chunks(n, max(c, o), th, tw, x.itemsize)):
         dm = _planes("product", (16, o, j - i, th, tw), dy.dtype)
