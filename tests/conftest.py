@@ -1,6 +1,11 @@
 import os
 import sys
 
+# the built-in kernel choices, not this machine's measured ones: every test process (and
+# every child it starts) then computes the same way, and none spends seconds measuring
+# (tests/core/test_tuning.py turns measuring on where it is the subject)
+os.environ.setdefault("TENSORJIT_TUNE", "0")
+
 # shared helpers (programs.py) importable from every test directory
 sys.path.insert(0, os.path.dirname(__file__))
 

@@ -10,4 +10,5 @@
     report.py      the printed tables, ratios, JSON and PNG
     isolated.py    --isolate: one fresh process per row (O1 kernel cache cold / warm)
     o1.py          the O1 / GE benchmark (python -m tensorjit.bench.o1)
+    busy.py        background load on the same CPU (training.py's --busy)
 """

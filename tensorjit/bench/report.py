@@ -377,6 +377,61 @@ def training_summary(record):
     return lines
 
 
+def busy_table(record):
+    """Markdown: each row's median step quiet and beside each background load (``--busy``),
+    and the slowdown, that median over the quiet one."""
+    scenarios = list(record["busy"]["scenarios"])
+    header = ["row", "quiet step"]
+    for scenario in scenarios:
+        header += [f"beside {scenario}: paused / running", "slowdown"]
+    lines = [_md_row(header), _md_row(["---"] * len(header))]
+    for r in record["rows"]:
+        if "busy" not in r or r["per_step_s"] is None:
+            continue
+        cells = [r["label"], fmt_time(r["per_step_s"])]
+        for scenario in scenarios:
+            beside = r["busy"].get(scenario)
+            if beside is None:
+                cells += ["-", "-"]
+            elif beside["error"] and beside["per_step_s"] is None:
+                cells += [beside["error"][:80], "-"]
+            else:
+                cells += [f"{fmt_time(beside.get('quiet_step_s'))} / "
+                          f"{fmt_time(beside['per_step_s'])}", _fmt_x(beside["slowdown"])]
+        lines.append(_md_row(cells))
+    return "\n".join(lines)
+
+
+def busy_summary(record):
+    """One sentence per background load: what it was and each row's slowdown beside it."""
+    part = record["busy"]
+    lines = []
+    for scenario, load in part["scenarios"].items():
+        what = [load["description"]]
+        info = load["load"] or {}
+        if "blas" in info:
+            what.append(f"{info['blas']} products, Numba on its "
+                        f"{info.get('numba_threading_layer', '?')} layer with "
+                        f"{info.get('numba_threads', '?')} threads")
+        if load["error"]:
+            lines.append(f"- beside {scenario} ({'; '.join(what)}): not measured, "
+                         f"{load['error']}")
+            continue
+        if load["cores"] is not None:
+            what.append(f"it kept {load['cores']:.2f} cores busy while measured")
+        bits = []
+        for r in record["rows"]:
+            beside = (r.get("busy") or {}).get(scenario)
+            if beside and beside["slowdown"] is not None:
+                bits.append(f"{r['label']} {beside['slowdown']:.2f}x "
+                            f"({fmt_time(beside.get('quiet_step_s'))} -> "
+                            f"{fmt_time(beside['per_step_s'])})")
+        lines.append(f"- beside {scenario} ({'; '.join(what)}), the step with the load "
+                     f"running over the step with it paused, median of {part['rounds']} "
+                     f"rounds: " + (", ".join(bits) or "no row ran") + ".")
+    return lines
+
+
 def write_training_png(path, record):
     """Per step (median of the rounds) and first step (cold, warm) per row, log scale."""
     try:

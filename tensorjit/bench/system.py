@@ -41,7 +41,21 @@ def machine_info():
     except AttributeError:          # pragma: no cover - not Linux
         pass
     info["load_average_at_start"] = load_average()
+    # old OpenBLAS builds are made safe on some machines with these; a user's has neither
+    info["openblas_env"] = {name: os.environ.get(name) for name in OPENBLAS_VARIABLES}
+    info["tensorjit_choices"] = tensorjit_choices()
     return info
+
+
+OPENBLAS_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+
+
+def tensorjit_choices():
+    """Which BLAS tensorjit runs here and why (measured, from the tuning table, or set)."""
+    from tensorjit.ops import blas, tuning
+    blas.library_name()
+    return [f"{d.problem} {d.key}: {d.choice} ({d.how})" for d in tuning.consulted()
+            if d.problem == "blas"]
 
 
 def load_average():
@@ -60,6 +74,10 @@ def describe(info):
     load = info.get("load_average_at_start")
     if load is not None:
         text += f" | load average {load:g}"
+    openblas = info.get("openblas_env") or {}
+    text += " | " + ", ".join(f"{k}={v}" if v else f"{k} unset" for k, v in openblas.items())
+    if info.get("tensorjit_choices"):
+        text += " | tensorjit " + "; ".join(info["tensorjit_choices"])
     return text
 
 

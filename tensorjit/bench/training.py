@@ -18,19 +18,27 @@ same initial weights and batches. For each row:
 * **per step**: rounds alternate the rows (one step each, in rotating order), and each row
   reports the median over the rounds and the median of its per-round ratios to PyTorch
   eager and to tensorjit O0.
+
+With ``--busy spin,blas`` (or ``all``) the same rows, in the same workers, are then
+alternated again (``--busy-rounds``, default 5) beside each background load of
+``busy.py`` -- ``spin``, a plain Python process in a busy loop, and ``blas``, a second
+tensorjit job on the same BLAS / OpenMP threads -- each round once with the load paused
+(SIGSTOP) and once with it running. Per row: the median step beside the load and the
+slowdown, the median of the per-round ratios running / paused.
 """
 import argparse
 import os
 import shutil
 import tempfile
+import time
 
 import numpy as np
 
-from . import alternate, report
+from . import alternate, busy, report
 from .peers import detect, mindspore_python
 from .peers import train_data
 from .peers.server import TRAINING
-from .system import machine_info, describe
+from .system import machine_info, describe, load_average
 
 MODELS = tuple(TRAINING)
 
@@ -88,6 +96,11 @@ def parse_args(argv):
     p.add_argument("--row-budget", type=float, default=120.0,
                    help="seconds a row may spend on its first steps, and again on its "
                         "alternated samples; a slower row does fewer (default 120)")
+    p.add_argument("--busy", default=None, metavar="LOADS",
+                   help=f"then alternate again beside each background load, of "
+                        f"{', '.join(busy.SCENARIOS)}, or 'all' (default: none)")
+    p.add_argument("--busy-rounds", type=int, default=5,
+                   help="alternated rounds beside each load (default 5)")
     p.add_argument("--out-dir", default="bench-results")
     p.add_argument("--no-png", action="store_true", help="do not draw the chart")
     args = p.parse_args(argv)
@@ -99,8 +112,18 @@ def parse_args(argv):
     bad = set(args.peer_list) - set(PEERS)
     if bad:
         p.error(f"--peers: unknown {', '.join(sorted(bad))}; known: {', '.join(PEERS)}, none")
-    if min(args.rounds, args.first_steps, args.batches) < 1:
-        p.error("--rounds, --first-steps and --batches must be at least 1")
+    if args.busy in (None, "none"):
+        args.busy_list = []
+    elif args.busy == "all":
+        args.busy_list = list(busy.SCENARIOS)
+    else:
+        args.busy_list = [x for x in args.busy.split(",") if x]
+    bad = set(args.busy_list) - set(busy.SCENARIOS)
+    if bad:
+        p.error(f"--busy: unknown {', '.join(sorted(bad))}; known: "
+                f"{', '.join(busy.SCENARIOS)}, all")
+    if min(args.rounds, args.first_steps, args.batches, args.busy_rounds) < 1:
+        p.error("--rounds, --first-steps, --batches and --busy-rounds must be at least 1")
     return args
 
 
@@ -182,16 +205,81 @@ def measure(model, args):
         _check(rows)
         print(f"  alternating {sum(r.ok for r in rows)} rows ...", flush=True)
         alternate.alternate(rows, args.rounds, budget_s=args.row_budget)
-        record = _record(model, config, args, rows, missing)
+        loads = [beside_load(rows, scenario, args) for scenario in args.busy_list]
+        record = _record(model, config, args, rows, missing, loads)
         print()
         print(report.training_table(record))
         print()
         print("\n".join(report.training_summary(record)))
+        if loads:
+            print()
+            print(report.busy_table(record))
+            print()
+            print("\n".join(report.busy_summary(record)))
         return record
     finally:
         for worker in workers:
             worker.close()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def beside_load(rows, scenario, args):
+    """The rows that have quiet samples, alternated again with ``scenario``'s load
+    (``busy.py``) running, paused (SIGSTOP) and running in turn, round by round: the quiet
+    and the loaded samples come from the same minutes, so their ratio is not the machine's
+    mood. The rows keep their main samples and errors. Returns {"scenario", "description",
+    "load", "cores", "error", "load_average_before", "rows": {label: entry}}, a row's entry
+    holding its samples beside the load and paused, the median step beside it and the
+    slowdown (median of the per-round ratios loaded / paused)."""
+    rows = [r for r in rows if r.ok and r.samples]
+    result = {"scenario": scenario, "description": busy.SCENARIOS[scenario], "load": None,
+              "cores": None, "error": None, "rows": {},
+              # what else ran on the machine (the load adds to it)
+              "load_average_before": load_average()}
+    print(f"  starting background load '{scenario}' ...", flush=True)
+    kept = [(row.samples, row.error) for row in rows]
+    phases = {row.label: {"quiet": [], "loaded": []} for row in rows}
+    try:
+        with busy.load(scenario) as neighbour:
+            result["load"] = neighbour.info
+            print(f"  alternating {len(rows)} rows beside it, paused and running ...",
+                  flush=True)
+            for _ in range(args.busy_rounds):
+                for phase in ("quiet", "loaded"):
+                    (neighbour.pause if phase == "quiet" else neighbour.resume)()
+                    time.sleep(PHASE_SETTLE_SECONDS)
+                    # one round untimed: programs that adapt to the load (tensorjit's
+                    # thread count) are timed once they have seen this phase
+                    for _ in range(2):            # the first round is not kept
+                        for row in rows:
+                            row.samples = []
+                        alternate.alternate(rows, 1, budget_s=None)
+                    for row in rows:
+                        phases[row.label][phase] += row.samples
+            neighbour.resume()
+        result["cores"] = neighbour.cores
+    except busy.LoadError as exc:       # no such load here: the others are still measured
+        result["error"] = str(exc)
+        print(f"  {exc}", flush=True)
+    finally:
+        for row, (samples, error) in zip(rows, kept):
+            busy_error = row.error
+            row.samples, row.error = samples, error
+            if result["error"] is None:
+                result["rows"][row.label] = _slowdown(phases[row.label], busy_error)
+    return result
+
+
+PHASE_SETTLE_SECONDS = 0.3     # after pausing or resuming the load, before timing
+
+
+def _slowdown(phases, error):
+    loaded, quiet = phases["loaded"], phases["quiet"]
+    pairs = list(zip(loaded, quiet))
+    return {"samples": list(loaded), "quiet_samples": list(quiet), "error": error,
+            "per_step_s": float(np.median(loaded)) if loaded else None,
+            "quiet_step_s": float(np.median(quiet)) if quiet else None,
+            "slowdown": float(np.median([a / b for a, b in pairs])) if pairs else None}
 
 
 def _python(framework, ms_python):
@@ -233,7 +321,7 @@ def _check(rows):
                          f"eager's by up to {diff[:k].max():.2e} (relative)")
 
 
-def _record(model, config, args, rows, missing):
+def _record(model, config, args, rows, missing, loads=()):
     by_label = {r.label: r for r in rows}
     references = {"PyTorch eager": by_label.get("PyTorch eager"),
                   "tensorjit O0": by_label.get("tensorjit O0")}
@@ -255,11 +343,18 @@ def _record(model, config, args, rows, missing):
         for name, reference in references.items():
             if reference is not None and reference.samples and row.samples:
                 entry["ratios"][name] = alternate.ratio(row, reference)
+        if loads:
+            entry["busy"] = {load["scenario"]: load["rows"].get(row.label) for load in loads}
         out.append(entry)
-    return {"model": model, "description": TRAINING[model], "config": config,
-            "size": args.size, "rounds": args.rounds, "first_steps": args.first_steps,
-            "batches": args.batches, "capture_mode": args.capture_mode,
-            "not_installed": missing, "rows": out}
+    record = {"model": model, "description": TRAINING[model], "config": config,
+              "size": args.size, "rounds": args.rounds, "first_steps": args.first_steps,
+              "batches": args.batches, "capture_mode": args.capture_mode,
+              "not_installed": missing, "rows": out}
+    if loads:           # the rows' figures are in their "busy"; here, the loads'
+        record["busy"] = {"rounds": args.busy_rounds, "scenarios": {
+            load["scenario"]: {k: v for k, v in load.items() if k != "rows"}
+            for load in loads}}
+    return record
 
 
 def _shape_text(model, config):

@@ -1,6 +1,8 @@
 """``explain(fn)(*args)``: what compiling ``fn`` did for these arguments -- the graphs,
-graph breaks with their reasons and source lines, fallbacks, guards and recompilations."""
+graph breaks with their reasons and source lines, fallbacks, guards and recompilations,
+and the kernel choices this machine's measurements made (ops/tuning)."""
 from ..capture.breaks import KINDS, grouped
+from ..ops import tuning
 
 
 class Explanation:
@@ -51,9 +53,24 @@ class Explanation:
                      f"{f'; the latest {shown}:' if shown < total else ''}")
         lines += [f"    #{total - shown + i + 1} {reason} ({seconds * 1e3:.1f} ms)"
                   for i, (reason, seconds) in enumerate(self.compilations)]
+        lines += _choice_lines(tuning.consulted())
         return "\n".join(lines)
 
     __repr__ = __str__
+
+
+def _choice_lines(decisions):
+    """The machine-dependent kernel choices taken so far in this process, and why."""
+    if not decisions:
+        return []
+    lines = [f"  kernel choices on this machine ({len(decisions)}; python -m tensorjit.tune "
+             f"lists them all):"]
+    for d in decisions:
+        timed = sorted((t, n) for n, t in d.seconds.items() if isinstance(t, float))
+        measured = ", ".join(f"{n} {t * 1e3:.3g} ms" for t, n in timed)
+        lines.append(f"    - {d.problem} {d.key}: {d.choice} ({d.how}"
+                     + (f"; {measured}" if measured else "") + ")")
+    return lines
 
 
 def _grouped_lines(records):

@@ -1,209 +1,125 @@
-"""Matrix products through the fastest BLAS installed.
+"""Matrix products through the BLAS that is fastest and right on this machine.
 
 Every GEMM a kernel runs (matmul, the convolutions' products) calls ``matmul`` here, with
-``np.matmul``'s semantics. When Intel's MKL is installed (the ``mkl`` wheel, in the
-``fast`` extra: ``pip install "tensorjit[fast]"``) float32 / float64 products go to it: on
-the development machine its GEMMs are 5-15% faster than the OpenBLAS NumPy ships on the
-models' large shapes, and 2-3x faster on batches of small ones (attention's per-head
-products, Winograd's 16 planes), which it runs as one batched call where NumPy loops over
-the batch.
-Without MKL (or with ``TENSORJIT_BLAS=numpy``) everything is ``np.matmul``.
+``np.matmul``'s semantics. The libraries (``blas_libraries.py``) are NumPy's own BLAS
+(OpenBLAS in NumPy's wheels) and Intel's MKL when its wheel is installed (the ``fast``
+extra). Which one runs float32 and float64 products is measured per machine (``tuning``):
+on an Intel Xeon MKL's GEMMs were 5-15% faster than OpenBLAS's and 2-3x faster on batches
+of small ones; on an AMD EPYC MKL took its AVX2 path at half OpenBLAS's speed. Before
+either may be chosen it passes a probe of IEEE edge cases and reference values
+(``blas_probe.py``: MKL on that AMD CPU gave NaN for a row holding -inf, where IEEE gives
+-inf); a library that fails it is not chosen for that dtype. One library runs both dtypes
+unless one fails: two libraries' thread pools would spin against each other.
 
-MKL runs with the GNU OpenMP threading layer, so its threads are the pool Numba's
-parallel kernels use (``thread_pool.py``: a second pool spins against the first), and
-in strict reproducible mode (``MKL_CBWR``: the same result whatever the operands'
-alignment in memory), so a product gives the same bits eagerly and inside a compiled step.
+``TENSORJIT_BLAS=numpy|mkl`` overrides the measurement. A library forced that way but
+failing the probe has its results corrected: a product whose operands hold inf or NaN is
+computed again by NumPy (with a warning that says so, once).
+
 GNU OpenMP cannot run in a process forked from one that used it (the child waits forever on
 threads it does not have), so a forked child (a dataset worker) uses ``np.matmul``.
 """
-import ctypes
-import glob
-import os
-import sys
 import threading
+import warnings
 
 import numpy as np
 
 from ..locks import at_fork
+from . import blas_libraries, blas_probe, cpu_share, tuning
 
-__all__ = ["matmul", "backend_name"]
+__all__ = ["matmul", "backend_name", "library_name", "LIBRARY"]
 
-_LIB = None
-_LOADED = False
-_LOCK = threading.Lock()
-
-_ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
-_GNU_THREADING, _LP64 = 3, 0
-_CBWR_AUTO, _CBWR_STRICT = 2, 0x10000
-_ROUTINES = {np.dtype(np.float32): ("cblas_sgemm", "cblas_sgemm_batch", ctypes.c_float),
-             np.dtype(np.float64): ("cblas_dgemm", "cblas_dgemm_batch", ctypes.c_double)}
-
-
-def _candidates():
-    names = ("libmkl_rt.so.3", "libmkl_rt.so.2", "libmkl_rt.so")
-    for prefix in dict.fromkeys((sys.prefix, sys.base_prefix)):
-        for name in names:
-            yield os.path.join(prefix, "lib", name)
-    for path in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep):
-        if path:
-            yield from sorted(glob.glob(os.path.join(path, "libmkl_rt.so*")))
-
-
-def _load():
-    """The MKL runtime library configured for us, or None."""
-    if os.environ.get("TENSORJIT_BLAS", "").lower() == "numpy":
-        return None
-    try:
-        ctypes.CDLL("libgomp.so.1")        # the GNU threading layer's runtime
-    except OSError:
-        return None
-    for path in _candidates():
-        if not os.path.exists(path):
-            continue
-        try:
-            lib = ctypes.CDLL(path)
-            lib.MKL_Set_Interface_Layer.argtypes = [ctypes.c_int]
-            lib.MKL_Set_Threading_Layer.argtypes = [ctypes.c_int]
-            if lib.MKL_Set_Interface_Layer(_LP64) != _LP64 or \
-                    lib.MKL_Set_Threading_Layer(_GNU_THREADING) != _GNU_THREADING:
-                continue
-            lib.MKL_CBWR_Set.argtypes = [ctypes.c_int]
-            if lib.MKL_CBWR_Set(_CBWR_AUTO | _CBWR_STRICT) != 0:
-                continue
-            for dtype, (single, batch, scalar) in _ROUTINES.items():
-                p, i = ctypes.c_void_p, ctypes.c_int
-                getattr(lib, single).argtypes = [i, i, i, i, i, i, scalar, p, i, p, i,
-                                                 scalar, p, i]
-                getattr(lib, single).restype = None
-                getattr(lib, batch).argtypes = [i, p, p, p, p, p, p, p, p, p, p, p, p, p,
-                                                i, p]
-                getattr(lib, batch).restype = None
-            return lib
-        except (OSError, AttributeError):
-            continue
-    return None
-
-
-def _mkl():
-    global _LIB, _LOADED
-    if not _LOADED:
-        with _LOCK:
-            if not _LOADED:
-                _LIB = _load()
-                _LOADED = True
-    return _LIB
+LIBRARY = tuning.Choice(
+    "blas", blas_libraries.NAMES, env=("TENSORJIT_BLAS",),
+    doc="the library that runs float32 / float64 matrix products")
+DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+_chosen = {}                   # dtype -> (library, results need checking)
+_lock = threading.Lock()
 
 
 def _forked():
-    global _LIB, _LOADED
-    _LIB, _LOADED = None, True
+    _chosen.clear()
+    for dtype in DTYPES:
+        _chosen[dtype] = (blas_libraries.NUMPY, False)
 
 
 at_fork(after_in_child=_forked)
 
 
+def library_name(dtype=np.float32):
+    """"mkl" or "numpy": the library that runs ``dtype``'s products in this process."""
+    return _library(np.dtype(dtype))[0].name
+
+
 def backend_name():
-    """"mkl" or "numpy": which library runs the products."""
-    return "mkl" if _mkl() is not None else "numpy"
+    """The library that runs float32 products (the models' dtype)."""
+    return library_name(np.float32)
 
 
-def _row_major_ld(m):
-    """Leading dimension of ``m``'s matrices when each is stored row by row, else None."""
-    cols = m.shape[-1]
-    size = m.itemsize
-    rs, cs = m.strides[-2:]
-    if (cs == size or cols == 1) and rs % size == 0 and rs // size >= max(cols, 1):
-        return rs // size
-    return None
+def _library(dtype):
+    found = _chosen.get(dtype)
+    if found is None:
+        with _lock:
+            if not _chosen:
+                _chosen.update(_choose())
+            found = _chosen[dtype]
+    return found
 
 
-def _operand(m):
-    """(transpose flag, leading dimension) describing a 2-D matrix's layout to BLAS, or
-    None when its strides are not a BLAS layout."""
-    rows, cols = m.shape[-2:]
-    size = m.itemsize
-    rs, cs = m.strides[-2:]
-    ld = _row_major_ld(m)
-    if ld is not None:
-        return _NO_TRANS, ld
-    if (rs == size or rows == 1) and cs % size == 0 and cs // size >= max(rows, 1):
-        return _TRANS, cs // size
-    if cols == 1 and rows == 1:
-        return _NO_TRANS, 1
-    return None
+def _choose():
+    """{dtype: (library, results need checking)} for float32 and float64."""
+    forced = LIBRARY.override()
+    if forced:
+        return _forced(*forced)
+    libraries = blas_libraries.available()
+    problems = {(lib.name, dtype): blas_probe.problems(lib, dtype)
+                for lib in libraries for dtype in DTYPES}
+    for (name, dtype), wrong in problems.items():
+        if wrong:
+            LIBRARY.record(f"{dtype.name} probe", name, "not a candidate: " + wrong[0], {})
+    right = {dtype: [lib for lib in libraries if not problems[(lib.name, dtype)]]
+             for dtype in DTYPES}
+    main = right[np.dtype(np.float32)] or [blas_libraries.NUMPY]
+    by_name = {lib.name: lib for lib in main}
+    name = LIBRARY("float32", [lib.name for lib in main],
+                   lambda names: blas_libraries.time_libraries([by_name[n] for n in names]),
+                   default=main[0].name)
+    chosen = {np.dtype(np.float32): (by_name[name], False)}
+    for dtype in DTYPES[1:]:
+        lib = by_name[name] if by_name[name] in right[dtype] else blas_libraries.NUMPY
+        if lib is not by_name[name]:
+            LIBRARY.record(dtype.name, lib.name, f"{name} failed the probe", {})
+        chosen[dtype] = (lib, False)
+    return chosen
 
 
-def _usable(a):
-    """An array BLAS can read as it is (a copy otherwise)."""
-    if _operand(a) is None or any(s < 0 for s in a.strides):
-        a = np.ascontiguousarray(a)
-    return a
+def _forced(variable, name):
+    """The library the environment names, for both dtypes; where it fails the probe, its
+    results are checked (``matmul``)."""
+    lib = {lib.name: lib for lib in blas_libraries.available(load_mkl=name == "mkl")}.get(name)
+    if lib is None:
+        warnings.warn(f"tensorjit: {variable}={name}, but that library cannot be loaded "
+                      f"here; NumPy's BLAS runs the products", RuntimeWarning, stacklevel=5)
+        lib = blas_libraries.NUMPY
+    chosen = {}
+    for dtype in DTYPES:
+        wrong = blas_probe.problems(lib, dtype)
+        if wrong:
+            warnings.warn(f"tensorjit: {variable}={name}: its {dtype} products are wrong on "
+                          f"this CPU ({wrong[0]}); products whose operands hold inf or NaN "
+                          f"are computed again by NumPy", RuntimeWarning, stacklevel=5)
+        LIBRARY.record(dtype.name, lib.name, f"set by {variable}" + (
+            " (failed the probe: inf / NaN operands go to NumPy)" if wrong else ""), {})
+        chosen[dtype] = (lib, bool(wrong))
+    return chosen
 
 
 def matmul(a, b, out=None):
-    """``np.matmul(a, b, out=out)``, run by MKL when installed."""
-    lib = _mkl()
-    if lib is None or a.dtype != b.dtype or a.dtype not in _ROUTINES or a.ndim < 2 \
-            or b.ndim < 2 or 0 in a.shape or 0 in b.shape or a.shape[-1] != b.shape[-2]:
+    """``np.matmul(a, b, out=out)``, run by the library chosen for the dtype."""
+    if a.dtype != b.dtype or a.dtype not in DTYPES:
         return np.matmul(a, b, out=out)
-    m, k = a.shape[-2:]
-    n = b.shape[-1]
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    shape = batch + (m, n)
-    target = out if _writable(out, shape, a, b) else np.empty(shape, a.dtype)
-    a, b = _usable(a), _usable(b)
-    single, batched, scalar = _ROUTINES[a.dtype]
-    (ta, lda), (tb, ldb) = _operand(a), _operand(b)
-    ldc = _row_major_ld(target)
-    if not batch:
-        getattr(lib, single)(_ROW_MAJOR, ta, tb, m, n, k, 1.0, a.ctypes.data, lda,
-                             b.ctypes.data, ldb, 0.0, target.ctypes.data, ldc)
-    else:
-        _batched(getattr(lib, batched), scalar, a, b, target, batch, (ta, lda), (tb, ldb),
-                 ldc)
-    if target is not out and out is not None:
-        out[...] = target
-        return out
-    return target
+    lib, check = _library(a.dtype)
+    if check and not (np.isfinite(a).all() and np.isfinite(b).all()):
+        return np.matmul(a, b, out=out)
+    cpu_share.fit_to_load()                # as many threads as the other processes leave
+    return lib.matmul(a, b, out)
 
-
-def _writable(out, shape, a, b):
-    """Whether BLAS can write the product straight into ``out``: each matrix stored row by
-    row (any distance between matrices: Winograd's planes are skewed apart), and no
-    memory shared with an operand (NumPy would buffer; BLAS would read what it wrote)."""
-    return (out is not None and out.shape == shape and out.dtype == a.dtype
-            and out.flags.writeable and _row_major_ld(out) is not None
-            and all(s >= 0 for s in out.strides)
-            and not np.may_share_memory(out, a) and not np.may_share_memory(out, b))
-
-
-def _addresses(x, batch):
-    """The address of each matrix of ``x`` broadcast over ``batch`` (int64, flat)."""
-    lead = x.ndim - 2
-    strides = (0,) * (len(batch) - lead) + tuple(
-        0 if d == 1 else s for d, s in zip(x.shape[:-2], x.strides[:-2]))
-    offsets = np.zeros(batch, np.int64)
-    for axis, (size, stride) in enumerate(zip(batch, strides)):
-        if stride:
-            shape = [1] * len(batch)
-            shape[axis] = size
-            offsets = offsets + (np.arange(size, dtype=np.int64) * stride).reshape(shape)
-    return (x.ctypes.data + offsets).ravel()
-
-
-def _batched(routine, scalar, a, b, out, batch, a_layout, b_layout, ldc):
-    """All products of the batch in one call (MKL's grouped batch API, one group)."""
-    m, k = a.shape[-2:]
-    n = b.shape[-1]
-    count = int(np.prod(batch))
-    ints = np.array([a_layout[0], b_layout[0], m, n, k, a_layout[1], b_layout[1],
-                     ldc, count], np.int32)
-    scalars = np.array([1.0, 0.0], np.float32 if scalar is ctypes.c_float else np.float64)
-    pa, pb, pc = _addresses(a, batch), _addresses(b, batch), _addresses(out, batch)
-    address = [arr.ctypes.data for arr in (ints, scalars, pa, pb, pc)]
-    step = ints.itemsize
-    routine(_ROW_MAJOR, address[0], address[0] + step, address[0] + 2 * step,
-            address[0] + 3 * step, address[0] + 4 * step, address[1], address[2],
-            address[0] + 5 * step, address[3], address[0] + 6 * step,
-            address[1] + scalars.itemsize, address[4], address[0] + 7 * step, 1,
-            address[0] + 8 * step)

@@ -1,6 +1,6 @@
-"""2-D convolution with its two gradient primitives (kernels: ``conv_kernels.py``, chosen
-per shape; the general NCHW im2col + GEMM below for groups and dtypes without BLAS), and
-pooling built on a window-extraction primitive (``unfold``) and its transpose (``fold``).
+"""2-D convolution with its two gradient primitives (kernels chosen per shape by
+``conv_select.py``; below, the general NCHW im2col + GEMM for groups and dtypes without
+BLAS), and pooling on a window-extraction primitive (``unfold``) and its transpose (``fold``).
 
 The three convolution primitives are closed under differentiation:
     y  = conv2d(x, w)                  dx = conv2d_input_grad(dy, w)   dw = conv2d_weight_grad(x, dy)
@@ -18,7 +18,7 @@ from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
 from . import blas
-from . import conv_kernels
+from . import conv_select
 from . import batching
 from .low_precision import accumulate_in_float32
 
@@ -172,8 +172,8 @@ def _col2im_rows(cols, x_shape, kernel, stride, padding, dilation, oh, ow):
 
 @accumulate_in_float32
 def _conv_impl(x, w, stride, padding, dilation, groups):
-    if conv_kernels.fast_path(x, w, groups):
-        return conv_kernels.forward(x, w, stride, padding, dilation)
+    if conv_select.fast_path(x, w, groups):
+        return conv_select.forward(x, w, stride, padding, dilation)
     n = x.shape[0]
     o, cg, kh, kw = w.shape
     cols, oh, ow = _im2col(x, (kh, kw), stride, padding, dilation)
@@ -191,8 +191,8 @@ def _conv_impl(x, w, stride, padding, dilation, groups):
 
 @accumulate_in_float32
 def _conv_input_grad_impl(dy, w, x_shape, stride, padding, dilation, groups):
-    if conv_kernels.fast_path(dy, w, groups):
-        return conv_kernels.input_grad(dy, w, x_shape, stride, padding, dilation)
+    if conv_select.fast_path(dy, w, groups):
+        return conv_select.input_grad(dy, w, x_shape, stride, padding, dilation)
     n, _, oh, ow = dy.shape
     o, cg, kh, kw = w.shape
     og = o // groups
@@ -212,8 +212,8 @@ def _conv_input_grad_impl(dy, w, x_shape, stride, padding, dilation, groups):
 
 @accumulate_in_float32
 def _conv_weight_grad_impl(x, dy, w_shape, stride, padding, dilation, groups):
-    if conv_kernels.fast_path(x, dy, groups):
-        return conv_kernels.weight_grad(x, dy, w_shape, stride, padding, dilation)
+    if conv_select.fast_path(x, dy, groups):
+        return conv_select.weight_grad(x, dy, w_shape, stride, padding, dilation)
     n, _, oh, ow = dy.shape
     o, cg, kh, kw = w_shape
     og = o // groups

@@ -1,10 +1,11 @@
-"""The convolution kernels (NumPy + BLAS), chosen per shape; ``conv.py`` declares the
-primitives on them.
+"""The convolution algorithms (NumPy + BLAS + Numba), each computing the forward, input
+gradient or weight gradient for the shapes it applies to; ``conv_select.py`` picks one per
+shape, ``conv.py`` declares the primitives.
 
-Inputs and results are NCHW. Inside, the work is channels-last (NHWC), where a kernel
-offset (i, j) of a stride-1 convolution is a *shift*: with the zero-padded input flattened
-to rows of C values, output row r reads input row r + shift(i, j), shift = i*dh*Wp + j*dw.
-So the forward convolution is, block of output rows by block,
+Inputs and results are NCHW. The shifted algorithm works channels-last (NHWC), where a
+kernel offset (i, j) of a stride-1 convolution is a *shift*: with the zero-padded input
+flattened to rows of C values, output row r reads input row r + shift(i, j),
+shift = i*dh*Wp + j*dw. So the forward convolution is, block of output rows by block,
 
     out[block] = [xp[block + shift(0, 0)] | ... | xp[block + shift(KH-1, KW-1)]] @ W
 
@@ -18,79 +19,32 @@ kernel, and the weight gradient is one GEMM per offset over all images at once,
 ``ops/blas.py``, one BLAS for the whole step: a second one's threads would spin beside
 the first's.)
 
-3x3 stride-1 convolutions use Winograd F(2x2, 3x3) (``winograd.py``, when Numba is
-installed, once its transforms have compiled) for the forward convolution and the weight
-gradient on images of 4x4 and more, and for the input gradient (itself a stride-1
-convolution) from 8x8. Measured per call, batch 16 (forward / input gradient / weight
-gradient, ms): 64 channels at 32x32 4.2 / 3.9 / 4.6 against the shifted GEMMs' 13.6 /
-13.5 / 10.8; 256 at 8x8 2.7 / 3.3 / 2.7 against the weight-major products' 4.5 / 4.0 /
-4.6; 512 at 4x4 3.9 / 6.8 / 3.4 against 4.7 / 4.6 / 4.3 (the input gradient's transforms
-of dy and of the flipped kernel cost more than its products save there).
+3x3 stride-1 convolutions can also take Winograd F(4x4, 3x3) or F(2x2, 3x3)
+(``winograd4.py``, ``winograd.py``: fewer multiplications, transforms in Numba; the input
+gradient, itself a stride-1 convolution, is their forward on the flipped kernel).
 
-Strided convolutions and small images (where the padded grid wastes more than the copy
-costs: the input gradient at 4x4, the RGB stem) take weight-major products over an
-NCHW im2col built by Numba (``column_kernels.py``, compiled with the Winograd transforms):
+The weight-major algorithm runs products over an NCHW im2col built by Numba
+(``column_kernels.py``, compiled with the Winograd transforms):
 ``y = W(O, C*KH*KW) @ cols(C*KH*KW, N*OH*OW)`` uses the weight as it is, the weight
 gradient ``dY(O, N*OH*OW) @ cols.T`` comes out in the weight's layout, and the input
-gradient is col2im of ``W.T @ dY``; only dy and y cross between NCHW and (O, N*OH*OW)
-(measured 15-30% faster per call than the channels-last im2col, whose layout copies,
-weight transposes and strided col2im cost ~2 ms of each ~6.5 ms call). Until Numba's
-kernels are ready they take a channels-last im2col and a single GEMM (its transpose,
-col2im, for the input gradient). 1x1 convolutions are plain batched GEMMs on NCHW.
-Grouped convolutions and dtypes without a BLAS (float16, bfloat16, integers) take the
-general NCHW im2col path.
+gradient is col2im of ``W.T @ dY``; only dy and y cross between NCHW and (O, N*OH*OW).
+The channels-last im2col (one GEMM; its transpose, col2im, for the input gradient) needs no
+Numba. 1x1 convolutions are plain batched GEMMs on NCHW. Which algorithm runs a shape is
+``conv_select.py``'s choice, measured per machine (docs/training_performance.md has the
+figures). Grouped convolutions and dtypes without a BLAS (float16, bfloat16, integers)
+take ``conv.py``'s general NCHW im2col path.
 """
 import numpy as np
 
-from . import winograd
 from . import blas
 
-# a stride-1 convolution uses shifted GEMMs when the padded grid wastes at most this much
-# (3x3, padding 1: 32x32 -> 1.13, 16x16 -> 1.27, 8x8 -> 1.56, 4x4 -> 2.25)
-MAX_GRID_WASTE = 1.3
-MIN_SHIFT_CHANNELS = 16       # fewer input channels: one GEMM over im2col (the RGB stem)
 BLOCK_BYTES = 2 << 20         # the im2col of one block of output rows: stays in cache
-BLAS_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-def fast_path(x, w, groups):
-    return groups == 1 and x.dtype in BLAS_DTYPES and x.dtype == w.dtype
-
-
-def _shifted(x_shape, kernel, stride, padding, dilation):
-    n, c, h, w = x_shape
-    if stride != (1, 1) or c < MIN_SHIFT_CHANNELS or kernel == (1, 1):
-        return False
-    hp, wp = h + padding[0] + padding[1], w + padding[2] + padding[3]
-    oh, ow = hp - dilation[0] * (kernel[0] - 1), wp - dilation[1] * (kernel[1] - 1)
-    return hp * wp <= MAX_GRID_WASTE * oh * ow
-
-
-# output pixels per image from which Winograd pays: the forward convolution and the weight
-# gradient from 4x4, the input gradient (the forward of dy) from 8x8
-WINOGRAD_MIN_PIXELS = 4 * 4
-WINOGRAD_MIN_PIXELS_INPUT_GRAD = 8 * 8
-
-
-def _winograd(x_shape, dtype, kernel, stride, padding, dilation,
-              min_pixels=WINOGRAD_MIN_PIXELS):
-    """Whether a convolution of an (N, C, H, W) input takes the Winograd kernels (once
-    their transforms have compiled for ``dtype``)."""
-    n, c, h, w = x_shape
-    if kernel != (3, 3) or stride != (1, 1) or dilation != (1, 1) or c < MIN_SHIFT_CHANNELS:
-        return False
-    oh, ow = h + padding[0] + padding[1] - 2, w + padding[2] + padding[3] - 2
-    return oh * ow >= min_pixels and winograd.ready(dtype)
-
-
-def _out_hw(x_shape, kernel, stride, padding, dilation):
+def out_hw(x_shape, kernel, stride, padding, dilation):
     hp, wp = x_shape[2] + padding[0] + padding[1], x_shape[3] + padding[2] + padding[3]
     return ((hp - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1,
             (wp - dilation[1] * (kernel[1] - 1) - 1) // stride[1] + 1)
-
-
-def _pointwise(kernel, padding, dilation):
-    return kernel == (1, 1) and not any(padding)
 
 
 # ---------------------------------------------------------------------------------------
@@ -166,12 +120,6 @@ def _nhwc_rows(y):
 # ---------------------------------------------------------------------------------------
 # weight-major products over an NCHW im2col (Numba's, ``column_kernels.py``)
 
-def _weight_major(dtype):
-    """Whether the Numba im2col / col2im are compiled for ``dtype`` (they compile with the
-    Winograd transforms)."""
-    return winograd.ready(dtype)
-
-
 def _nchw_columns(x, kernel, stride, padding, dilation, oh, ow):
     """(C*KH*KW, N*OH*OW) columns, rows ordered (c, i, j) as the weight's columns are."""
     from . import column_kernels
@@ -193,13 +141,14 @@ def _from_channel_rows(rows, n, oh, ow):
     return np.ascontiguousarray(rows.reshape(o, n, oh, ow).transpose(1, 0, 2, 3))
 
 
-def _weight_major_forward(x, w, stride, padding, dilation, oh, ow):
+def weight_major_forward(x, w, stride, padding, dilation):
     o = w.shape[0]
+    oh, ow = out_hw(x.shape, w.shape[2:], stride, padding, dilation)
     cols = _nchw_columns(x, w.shape[2:], stride, padding, dilation, oh, ow)
     return _from_channel_rows(blas.matmul(w.reshape(o, -1), cols), x.shape[0], oh, ow)
 
 
-def _weight_major_input_grad(dy, w, x_shape, stride, padding, dilation):
+def weight_major_input_grad(dy, w, x_shape, stride, padding, dilation):
     from . import column_kernels
     n, o, oh, ow = dy.shape
     c, kh, kw = w.shape[1:]
@@ -210,73 +159,139 @@ def _weight_major_input_grad(dy, w, x_shape, stride, padding, dilation):
     return dx
 
 
-def _weight_major_weight_grad(x, dy, w_shape, stride, padding, dilation):
+def weight_major_weight_grad(x, dy, w_shape, stride, padding, dilation):
     oh, ow = dy.shape[2:]
     cols = _nchw_columns(x, w_shape[2:], stride, padding, dilation, oh, ow)
     return blas.matmul(_channel_rows(dy), cols.T).reshape(w_shape)
 
 
 # ---------------------------------------------------------------------------------------
-# the three kernels
+# the algorithms, each computing one primitive on the shapes it applies to
+# (``conv_select.py`` says which apply and picks one per shape)
 
-def forward(x, w, stride, padding, dilation):
+def full_padding(kernel, padding, dilation):
+    """The padding that makes the input gradient a stride-1 correlation of dy (full minus
+    the forward's own)."""
+    (kh, kw), (dh, dw) = kernel, dilation
+    return (dh * (kh - 1) - padding[0], dh * (kh - 1) - padding[1],
+            dw * (kw - 1) - padding[2], dw * (kw - 1) - padding[3])
+
+
+def pointwise_forward(x, w, stride, padding, dilation):
+    n = x.shape[0]
+    o, c = w.shape[:2]
+    xs = x if stride == (1, 1) else x[:, :, ::stride[0], ::stride[1]]
+    oh, ow = xs.shape[2], xs.shape[3]
+    return blas.matmul(w.reshape(o, c), xs.reshape(n, c, oh * ow)).reshape(n, o, oh, ow)
+
+
+def pointwise_input_grad(dy, w, x_shape, stride, padding, dilation):
+    n, c = x_shape[:2]
+    o = w.shape[0]
+    oh, ow = dy.shape[2], dy.shape[3]
+    dxs = blas.matmul(w.reshape(o, c).T, dy.reshape(n, o, oh * ow)).reshape(n, c, oh, ow)
+    if stride == (1, 1):
+        return dxs
+    dx = np.zeros(x_shape, dy.dtype)
+    dx[:, :, ::stride[0], ::stride[1]] = dxs
+    return dx
+
+
+def pointwise_weight_grad(x, dy, w_shape, stride, padding, dilation):
+    n, c = x.shape[:2]
+    o, oh, ow = dy.shape[1:]
+    xs = x if stride == (1, 1) else x[:, :, ::stride[0], ::stride[1]]
+    per_image = blas.matmul(dy.reshape(n, o, oh * ow),
+                            xs.reshape(n, c, oh * ow).transpose(0, 2, 1))
+    return per_image.sum(axis=0, dtype=x.dtype).reshape(w_shape)
+
+
+def winograd_forward(method, chunk_bytes):
+    """Winograd's forward (``method``: the winograd or winograd4 module) at a chunk size."""
+    def run(x, w, stride, padding, dilation):
+        return method.forward(x, w, padding, chunk_bytes=chunk_bytes)
+    return run
+
+
+def winograd_input_grad(method, chunk_bytes):
+    def run(dy, w, x_shape, stride, padding, dilation):
+        # the correlation of dy with the flipped kernel, its in/out channels swapped
+        flipped = np.ascontiguousarray(w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
+        return method.forward(dy, flipped, full_padding(w.shape[2:], padding, dilation),
+                              chunk_bytes=chunk_bytes)
+    return run
+
+
+def winograd_weight_grad(method, chunk_bytes):
+    def run(x, dy, w_shape, stride, padding, dilation):
+        return method.weight_grad(x, dy, padding, chunk_bytes=chunk_bytes)
+    return run
+
+
+def _channels_last_operands(x, w, padding):
+    """The padded input as channels-last rows (and Hp, Wp), and the weight as (O, KH*KW*C),
+    each row gathered within its own filter (a cache-friendly copy; a (KH*KW*C, O) layout
+    would stride across the whole weight for every element)."""
+    o, c, kh, kw = w.shape
+    xp, hp, wp = padded_rows(x, padding)
+    return xp, hp, wp, w.transpose(0, 2, 3, 1).reshape(o, kh * kw * c)
+
+
+def shifted_forward(x, w, stride, padding, dilation):
+    n = x.shape[0]
+    kh, kw = w.shape[2:]
+    oh, ow = out_hw(x.shape, (kh, kw), stride, padding, dilation)
+    xp, hp, wp, weights = _channels_last_operands(x, w, padding)
+    return _to_nchw(_shifted_correlation(xp, hp, wp, weights, (kh, kw), dilation), n,
+                    hp, wp, oh, ow)
+
+
+def shifted_input_grad(dy, w, x_shape, stride, padding, dilation):
+    n, c, h, wd = x_shape
+    o, _, kh, kw = w.shape
+    # rows (i, j, o) of the flipped kernel, each gathered within one filter
+    flipped = w[:, :, ::-1, ::-1].transpose(2, 3, 0, 1).reshape(kh * kw * o, c).T
+    gp, hp, wp = padded_rows(dy, full_padding((kh, kw), padding, dilation))
+    return _to_nchw(_shifted_correlation(gp, hp, wp, flipped, (kh, kw), dilation), n,
+                    hp, wp, h, wd)
+
+
+def shifted_weight_grad(x, dy, w_shape, stride, padding, dilation):
+    # dY on the padded grid (zeros where no output is), one GEMM per offset
+    n, c = x.shape[:2]
+    o, _, kh, kw = w_shape
+    oh, ow = dy.shape[2], dy.shape[3]
+    xp, hp, wp = padded_rows(x, padding)
+    dh, dw = dilation
+    needed = xp.shape[0] - (kh - 1) * dh * wp - (kw - 1) * dw
+    grid = np.zeros((n, hp, wp, o), dy.dtype)
+    grid[:, :oh, :ow] = dy.transpose(0, 2, 3, 1)
+    rows = grid.reshape(-1, o)[:needed]
+    taps = np.empty((o, c, kh, kw), x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            shift = i * dh * wp + j * dw
+            taps[:, :, i, j] = blas.matmul(rows.T, xp[shift:shift + needed])
+    return taps
+
+
+def im2col_forward(x, w, stride, padding, dilation):
     n = x.shape[0]
     o, c, kh, kw = w.shape
-    if _pointwise((kh, kw), padding, dilation):
-        xs = x if stride == (1, 1) else x[:, :, ::stride[0], ::stride[1]]
-        oh, ow = xs.shape[2], xs.shape[3]
-        out = blas.matmul(w.reshape(o, c), xs.reshape(n, c, oh * ow))
-        return out.reshape(n, o, oh, ow)
-    if _winograd(x.shape, x.dtype, (kh, kw), stride, padding, dilation):
-        return winograd.forward(x, w, padding)
-    shifted = _shifted(x.shape, (kh, kw), stride, padding, dilation)
-    oh, ow = _out_hw(x.shape, (kh, kw), stride, padding, dilation)
-    if not shifted and _weight_major(x.dtype):
-        return _weight_major_forward(x, w, stride, padding, dilation, oh, ow)
-    xp, hp, wp = padded_rows(x, padding)
-    # (O, KH*KW*C), each row gathered within its own filter (a cache-friendly copy; a
-    # (KH*KW*C, O) layout would stride across the whole weight for every element)
-    weights = w.transpose(0, 2, 3, 1).reshape(o, kh * kw * c)
-    if shifted:
-        return _to_nchw(_shifted_correlation(xp, hp, wp, weights, (kh, kw), dilation), n,
-                        hp, wp, oh, ow)
+    oh, ow = out_hw(x.shape, (kh, kw), stride, padding, dilation)
+    xp, hp, wp, weights = _channels_last_operands(x, w, padding)
     cols = _columns(xp.reshape(n, hp, wp, c), (kh, kw), stride, dilation, oh, ow)
     out = blas.matmul(cols, weights.T)
     return np.ascontiguousarray(out.reshape(n, oh, ow, o).transpose(0, 3, 1, 2))
 
 
-def input_grad(dy, w, x_shape, stride, padding, dilation):
+def im2col_input_grad(dy, w, x_shape, stride, padding, dilation):
+    # col2im: scatter each offset's slice of dY @ W back onto the padded grid
     n, c, h, wd = x_shape
     o, _, kh, kw = w.shape
     oh, ow = dy.shape[2], dy.shape[3]
-    if _pointwise((kh, kw), padding, dilation):
-        dxs = blas.matmul(w.reshape(o, c).T, dy.reshape(n, o, oh * ow)).reshape(n, c, oh, ow)
-        if stride == (1, 1):
-            return dxs
-        dx = np.zeros(x_shape, dy.dtype)
-        dx[:, :, ::stride[0], ::stride[1]] = dxs
-        return dx
-    dh, dw = dilation
-    # the padding that makes the gradient a stride-1 correlation of dy (full minus own)
-    full = (dh * (kh - 1) - padding[0], dh * (kh - 1) - padding[1],
-            dw * (kw - 1) - padding[2], dw * (kw - 1) - padding[3])
-    if min(full) >= 0 and _winograd((n, o, oh, ow), dy.dtype, (kh, kw), stride, full,
-                                    dilation, WINOGRAD_MIN_PIXELS_INPUT_GRAD):
-        # the correlation of dy with the flipped kernel, its in/out channels swapped
-        flipped = np.ascontiguousarray(w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3))
-        return winograd.forward(dy, flipped, full)
-    if stride == (1, 1) and min(full) >= 0 and _shifted(
-            (n, o, oh, ow), (kh, kw), stride, full, dilation):
-        # rows (i, j, o) of the flipped kernel, each gathered within one filter
-        flipped = w[:, :, ::-1, ::-1].transpose(2, 3, 0, 1).reshape(kh * kw * o, c).T
-        gp, hp, wp = padded_rows(dy, full)
-        return _to_nchw(_shifted_correlation(gp, hp, wp, flipped, (kh, kw), dilation), n,
-                        hp, wp, h, wd)
-    if _weight_major(dy.dtype):
-        return _weight_major_input_grad(dy, w, x_shape, stride, padding, dilation)
-    # col2im: scatter each offset's slice of dY @ W back onto the padded grid
     top, bottom, left, right = padding
-    sh, sw = stride
+    (sh, sw), (dh, dw) = stride, dilation
     hp, wp = h + top + bottom, wd + left + right
     dcols = blas.matmul(_nhwc_rows(dy), w.transpose(0, 2, 3, 1).reshape(o, kh * kw * c)).reshape(
         n, oh, ow, kh, kw, c)
@@ -288,34 +303,11 @@ def input_grad(dy, w, x_shape, stride, padding, dilation):
     return np.ascontiguousarray(grid[:, top:top + h, left:left + wd].transpose(0, 3, 1, 2))
 
 
-def weight_grad(x, dy, w_shape, stride, padding, dilation):
+def im2col_weight_grad(x, dy, w_shape, stride, padding, dilation):
     n, c = x.shape[:2]
     o, _, kh, kw = w_shape
     oh, ow = dy.shape[2], dy.shape[3]
-    if _pointwise((kh, kw), padding, dilation):
-        xs = x if stride == (1, 1) else x[:, :, ::stride[0], ::stride[1]]
-        per_image = blas.matmul(dy.reshape(n, o, oh * ow),
-                                xs.reshape(n, c, oh * ow).transpose(0, 2, 1))
-        return per_image.sum(axis=0, dtype=x.dtype).reshape(w_shape)
-    if _winograd(x.shape, x.dtype, (kh, kw), stride, padding, dilation):
-        return winograd.weight_grad(x, dy, padding)
-    shifted = _shifted(x.shape, (kh, kw), stride, padding, dilation)
-    if not shifted and _weight_major(x.dtype):
-        return _weight_major_weight_grad(x, dy, w_shape, stride, padding, dilation)
     xp, hp, wp = padded_rows(x, padding)
-    if shifted:
-        # dY on the padded grid (zeros where no output is), one GEMM per offset
-        dh, dw = dilation
-        needed = xp.shape[0] - (kh - 1) * dh * wp - (kw - 1) * dw
-        grid = np.zeros((n, hp, wp, o), dy.dtype)
-        grid[:, :oh, :ow] = dy.transpose(0, 2, 3, 1)
-        rows = grid.reshape(-1, o)[:needed]
-        taps = np.empty((o, c, kh, kw), x.dtype)
-        for i in range(kh):
-            for j in range(kw):
-                shift = i * dh * wp + j * dw
-                taps[:, :, i, j] = blas.matmul(rows.T, xp[shift:shift + needed])
-        return taps
     cols = _columns(xp.reshape(n, hp, wp, c), (kh, kw), stride, dilation, oh, ow)
     dw2 = blas.matmul(_nhwc_rows(dy).T, cols)        # (O, KH*KW*C)
     return np.ascontiguousarray(dw2.reshape(o, kh, kw, c).transpose(0, 3, 1, 2))

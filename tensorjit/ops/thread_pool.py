@@ -11,6 +11,14 @@ run in NumPy's OpenBLAS, whose pthreads spin after each call; there Numba keeps 
 ``workqueue`` pool, which sleeps between kernels instead of spinning against OpenBLAS.
 ``NUMBA_THREADING_LAYER`` in the environment overrides the choice.
 
+**A shared CPU.** A parallel region waits at its end for its slowest thread; when another
+process holds the core one of our threads needs, every region waits for the scheduler to
+give it back, and two jobs with a thread per core each slow down many times (measured: a
+GPT step 0.14 -> 1.8 s beside a second such job on 2 cores). So before parallel work
+(``fit_to_load``, at most twice a second) the CPU time other processes used since the last
+look decides the thread count: one core fewer for each core they keep busy, all of them
+again once they leave. Two such jobs then each run on their own core.
+
 GNU OpenMP does not survive ``fork()``: in a child of a process that used it, MKL waits
 forever for threads the child does not have, and Numba terminates the child at its first
 parallel kernel. A child forked from a process on the OpenMP pool therefore runs no
@@ -22,7 +30,7 @@ import sys
 from ..locks import at_fork
 from . import blas
 
-__all__ = ["numba_layer", "configure_numba", "usable"]
+__all__ = ["numba_layer", "configure_numba", "usable", "layer_in_use"]
 
 _USABLE = [True]
 _CONFIGURED = []      # the layer set for Numba in this process, once chosen
@@ -52,7 +60,7 @@ def usable():
     return _USABLE[0]
 
 
-def _layer_in_use():
+def layer_in_use():
     """The layer Numba runs on (launched already, perhaps by the program's own code) or
     the one configured for it; None before either."""
     parallel = sys.modules.get("numba.np.ufunc.parallel")
@@ -65,7 +73,7 @@ def _layer_in_use():
 
 
 def _after_fork_in_child():
-    if _layer_in_use() == "omp":
+    if layer_in_use() == "omp":
         _USABLE[0] = False
 
 

@@ -18,15 +18,19 @@ w): ``dU[xi] = dM[xi] @ V[xi]^T`` with ``dM = A dY A^T`` per output tile, then
 convolution (of the padded output gradient with the flipped, transposed kernel), so it
 uses ``forward``.
 
-The transforms compile in a background thread on first use (about 5 s; then Numba's disk
-cache loads them in a fraction of a second), together with the Numba im2col / col2im of
-``column_kernels.py``; until they are ready (``ready``) the convolutions take the other
-kernels.
+F(4x4, 3x3) (``winograd4.py``: 4x fewer multiplications, 36 planes) has the same contract
+and shares this module's compile, buffers and chunks. The transforms of both compile in a
+background thread on first use (on the 2-core development machine F(2x2)'s 7-8 s, F(4x4)'s
+15-19 s per dtype; then Numba's disk cache loads them in a fraction of a second), together
+with the Numba im2col / col2im of ``column_kernels.py``; until they are ready (``ready``)
+the convolutions take the other kernels.
 
-The 16-plane buffers are large (16/4 = 4x the input); they are kept per thread and reused,
-since fresh allocations of that size come from the OS as zero pages faulted in one by one
-(measured: half the time of a fresh-buffer forward at 32x32, 64 channels), and the batch
-goes through them in chunks of images (``CHUNK_BYTES``).
+The plane buffers are large (16/4 = 4x the input; F(4x4)'s 36/16 = 2.25x); they are kept
+per thread and reused (``plane_rows``, ``planes``), since fresh allocations of that size
+come from the OS as zero pages faulted in one by one (measured: half the time of a
+fresh-buffer forward at 32x32, 64 channels), and the batch goes through them in chunks of
+images (``image_chunks``: at most ``chunk_bytes`` of transformed input each, by default
+``CHUNK_BYTES``; a caller may pass its own, measured per machine).
 """
 import importlib.util
 import os
@@ -58,9 +62,10 @@ def available():
 
 
 def ready(dtype):
-    """Whether the transforms for ``dtype`` are compiled. The first call starts compiling
-    them (in the background unless ``TENSORJIT_BACKGROUND_COMPILE=0``) and says False until
-    they are; the callers take the other convolution kernels meanwhile."""
+    """Whether the transforms for ``dtype`` (F(2x2)'s and F(4x4)'s) are compiled. The
+    first call starts compiling them (in the background unless
+    ``TENSORJIT_BACKGROUND_COMPILE=0``) and says False until they are; the callers take
+    the other convolution kernels meanwhile."""
     dtype = np.dtype(dtype)
     if dtype in _ready:
         return thread_pool.usable()
@@ -104,8 +109,9 @@ def _compile(dtype):
     global _transforms
     with _compile_lock:
         try:
-            from . import winograd_transforms, column_kernels
+            from . import winograd_transforms, winograd4_transforms, column_kernels
             winograd_transforms.compile_for(dtype)
+            winograd4_transforms.compile_for(dtype)
             column_kernels.compile_for(dtype)
         except Exception:     # pragma: no cover - a broken Numba: the other kernels stay
             return
@@ -132,9 +138,9 @@ at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
         after_in_child=_after_fork_in_child)
 
 
-# Each of the 16 planes of a buffer starts one cache line past a 4 KiB boundary: with
-# planes a power of two apart (every ResNet shape: 128 KiB to 1 MiB) the 16 streams a
-# transform reads or writes at once fall in the same cache sets and evict each other
+# Each plane of a buffer starts one cache line past a 4 KiB boundary: with planes a power
+# of two apart (every ResNet shape: 128 KiB to 1 MiB) the 16 (36) streams a transform
+# reads or writes at once fall in the same cache sets and evict each other
 # (measured at 8x8, 256 channels: the input transform 3.9 -> 0.5 ms).
 PLANE_ALIGN = 1024        # elements
 PLANE_SKEW = 16           # elements: one 64-byte line in float32
@@ -144,19 +150,27 @@ def _plane_stride(size):
     return -(-size // PLANE_ALIGN) * PLANE_ALIGN + PLANE_SKEW
 
 
-def _planes(role, shape, dtype):
-    """A per-thread scratch array of ``shape`` = (16, ...) for ``role``, reused from call to
-    call; each plane is C-contiguous, the planes ``_plane_stride`` elements apart."""
-    size = int(np.prod(shape[1:]))
+def plane_rows(role, count, size, dtype):
+    """A per-thread C-contiguous (count, plane stride) scratch array for ``role``, reused
+    from call to call: ``count`` planes of ``size`` elements, each the start of a row, the
+    rows ``_plane_stride(size)`` elements apart. (Numba kernels take these rows: their
+    innermost stride is known; the products take the planes, see ``planes``.)"""
     stride = _plane_stride(size)
     key = (role, np.dtype(dtype))
     buffers = getattr(_workspace, "buffers", None)
     if buffers is None:
         buffers = _workspace.buffers = {}
     flat = buffers.get(key)
-    if flat is None or flat.size < shape[0] * stride:
-        flat = buffers[key] = np.empty(shape[0] * stride, dtype)
-    return flat[:shape[0] * stride].reshape(shape[0], stride)[:, :size].reshape(shape)
+    if flat is None or flat.size < count * stride:
+        flat = buffers[key] = np.empty(count * stride, dtype)
+    return flat[:count * stride].reshape(count, stride)
+
+
+def planes(role, shape, dtype):
+    """``plane_rows`` seen as an array of ``shape`` = (planes, ...): each plane is
+    C-contiguous, the planes skewed apart."""
+    size = int(np.prod(shape[1:]))
+    return plane_rows(role, shape[0], size, dtype)[:, :size].reshape(shape)
 
 
 def _tiles(oh, ow):
@@ -165,7 +179,7 @@ def _tiles(oh, ow):
 
 def _transformed_input(x, top, left, th, tw, role):
     n, c = x.shape[:2]
-    v = _planes(role, (16, c, n, th, tw), x.dtype)
+    v = planes(role, (16, c, n, th, tw), x.dtype)
     _transforms.input_transform(np.ascontiguousarray(x), top, left, v)
     return v.reshape(16, c, n * th * tw)
 
@@ -179,40 +193,59 @@ def _transformed_input(x, top, left, th, tw, role):
 CHUNK_BYTES = 8 << 20
 
 
-def _image_chunks(n, c, th, tw, itemsize):
-    per_image = 16 * max(c, 1) * th * tw * itemsize
-    step = max(1, CHUNK_BYTES // per_image)
-    return [(i, min(i + step, n)) for i in range(0, n, step)]
+def image_chunks(n, per_image_bytes, chunk_bytes=None):
+    """(start, stop) ranges of the batch's ``n`` images, each range's transformed input
+    taking at most ``chunk_bytes`` (``None``: ``CHUNK_BYTES``, read at the call) or one
+    image; as few ranges as that allows, their sizes differing by at most one."""
+    limit = CHUNK_BYTES if chunk_bytes is None else chunk_bytes
+    count = -(-n // max(1, limit // max(per_image_bytes, 1)))
+    return [(k * n // count, (k + 1) * n // count) for k in range(count)]
 
 
-def forward(x, w, padding):
+def _image_chunks(n, c, th, tw, itemsize, chunk_bytes=None):
+    return image_chunks(n, 16 * max(c, 1) * th * tw * itemsize, chunk_bytes)
+
+
+def per_image_bytes(channels, oh, ow, itemsize):
+    """Transformed bytes one image takes (``channels``: the larger of its input and output
+    channels) for an OH x OW output: what the chunks are counted in."""
+    th, tw = _tiles(oh, ow)
+    return 16 * max(channels, 1) * th * tw * itemsize
+
+
+def forward(x, w, padding, chunk_bytes=None):
     """3x3, stride 1, dilation 1 correlation of NCHW ``x`` with (O, C, 3, 3) ``w``;
-    ``padding`` (top, bottom, left, right)."""
+    ``padding`` (top, bottom, left, right); the batch in chunks of at most ``chunk_bytes``
+    of transformed input (``None``: ``CHUNK_BYTES``)."""
     n, c, h, wd = x.shape
     o = w.shape[0]
     top, bottom, left, right = padding
     oh, ow = h + top + bottom - 2, wd + left + right - 2
     th, tw = _tiles(oh, ow)
-    u = _planes("filter", (16, o, c), w.dtype)
+    u = planes("filter", (16, o, c), w.dtype)
     _transforms.filter_transform(np.ascontiguousarray(w), u)
     y = np.empty((n, o, oh, ow), x.dtype)
-    for i, j in _image_chunks(n, max(c, o), th, tw, x.itemsize):
+    for i, j in _image_chunks(n, max(c, o), th, tw, x.itemsize, chunk_bytes):
         v = _transformed_input(x[i:j], top, left, th, tw, "input")
-        m = _planes("product", (16, o, (j - i) * th * tw), x.dtype)
+        m = planes("product", (16, o, (j - i) * th * tw), x.dtype)
         blas.matmul(u, v, out=m)
         _transforms.output_transform(m.reshape(16, o, j - i, th, tw), y[i:j])
     return y
 
 
-def weight_grad(x, dy, padding):
-    """The gradient of ``forward`` for its (O, C, 3, 3) weight, given ``dy`` (N, O, OH, OW)."""
+def weight_grad(x, dy, padding, chunk_bytes=None):
+    """The gradient of ``forward`` for its (O, C, 3, 3) weight, given ``dy`` (N, O, OH, OW);
+    the batch in chunks as in ``forward``."""
     n, c = x.shape[:2]
     o, oh, ow = dy.shape[1:]
     th, tw = _tiles(oh, ow)
+    if n == 0:                       # no chunk: nothing would write dU
+        return np.zeros((o, c, 3, 3), x.dtype)
     dy = np.ascontiguousarray(dy)
-    du = _planes("filter", (16, o, c), x.dtype)
-    for k, (i, j) in enumerate(_image_chunks(n, max(c, o), th, tw, x.itemsize)):
-        dm = _planes("product", (16, o, j - i, th, tw), dy.dtype)
+    du = planes("filter", (16, o, c), x.dtype)
+    for k, (i, j) in enumerate(_image_chunks(n, max(c, o), th, tw, x.itemsize,
+                                             chunk_bytes)):
+        dm = planes("product", (16, o, j - i, th, tw), dy.dtype)
         _transforms.output_transform_adjoint(dy[i:j], dm)
         v = _transformed_input(x[i:j], padding[0], padding[2], th, tw, "input")
         products = (dm.reshape(16, o, (j - i) * th * tw), v.transpose(0, 2, 1))

@@ -7,9 +7,10 @@ Interpreters are found the ordinary way: ``python3.X`` on PATH, then pyenv's ver
 (``$PYENV_ROOT``, else ``~/.pyenv``). For each supported version other than the running
 one, a virtual environment ``.venvs/py3.X`` in the checkout is made (and kept for the next
 run), the project is installed there with its test extra, and the test suite runs in it
-(``--quick``: the capture, fuzzer, conformance and example tests only). Then the examples
-run with ``--check`` in every interpreter, the running one included, and their results must agree
-to float32 rounding (the interpreters may carry different NumPy releases). Interpreters are
+(``--quick``: the capture, fuzzer, conformance and example tests only), under NumPy's BLAS
+on 3.10 and MKL on 3.12 (``TENSORJIT_BLAS``), so that both libraries pass it. Then the
+examples run with ``--check`` in every interpreter, the running one included, and their
+results must agree to float32 rounding (the interpreters may carry different NumPy releases). Interpreters are
 checked side by side (``--jobs``, default 3 on two or more cores: each suite is one process,
 mostly on one core; three on two cores keep both busy to the end, where two at a time left
 one core idle while the third suite ran alone). It prints which versions ran and which were
@@ -37,6 +38,9 @@ EXAMPLES = [["examples/simple_function.py", "--small", "--check"],
     ["examples/train_lenet.py", "--steps", "12", "--size", "8", "--batch", "8",
      "--target", "100", "--capture-mode", mode] for mode in ("ast", "bytecode", "trace")]
 RTOL = 2e-6        # a few float32 roundings: NumPy releases may order sums differently
+# the suites run under each BLAS tensorjit can choose (ops/blas.py), one per interpreter;
+# the running interpreter's suite takes the built-in choice (MKL where it is installed)
+BLAS_BY_VERSION = {"3.10": "numpy", "3.12": "mkl"}
 
 
 def checksum(value):
@@ -101,10 +105,12 @@ def prepare_venv(root, version, interpreter):
     return python
 
 
-def run_suite(root, python, quick):
+def run_suite(root, python, quick, blas=None):
     cmd = [python, "-m", "pytest", "-p", "no:cacheprovider", "-W", "ignore"]
-    proc, seconds = _run(cmd + (list(QUICK_TESTS) if quick else []), root, 3000,
-                         env=_clean_env(root))
+    env = _clean_env(root)
+    if blas:
+        env["TENSORJIT_BLAS"] = blas
+    proc, seconds = _run(cmd + (list(QUICK_TESTS) if quick else []), root, 3000, env=env)
     summary = [line for line in proc.stdout.splitlines() if re.search(r"\d+ (passed|failed)",
                                                                      line)]
     failed = [line for line in proc.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
@@ -202,8 +208,11 @@ def check_version(root, version, interpreter, quick, reference, running):
     lines = [f"CPython {version} ({interpreter}):"]
     try:
         python = prepare_venv(root, version, interpreter)
-        passed, seconds, summary, failed = run_suite(root, python, quick)
-        lines.append(f"  test suite{' (quick)' if quick else ''}: {summary} ({seconds:.0f} s)")
+        blas = BLAS_BY_VERSION.get(version)
+        passed, seconds, summary, failed = run_suite(root, python, quick, blas)
+        lines.append(f"  test suite{' (quick)' if quick else ''}"
+                     f"{f' with TENSORJIT_BLAS={blas}' if blas else ''}: {summary} "
+                     f"({seconds:.0f} s)")
         lines += [f"    {line}" for line in failed[:30]]
         if reference is not None:
             worst, problems = compare(reference, example_numbers(root, python))

@@ -18,7 +18,7 @@ LAYERS = [
     ("passes", "backend", "nn", "checkpoint", "amp"),  # passes; codegen, numba; layers; .ckpt
     ("capture",),                                   # trace, ast, bytecode
     ("jit", "functional"),                          # options, dispatch, cache; vmap, jvp
-    ("communication", "run", "tools", "bench", "train", "common", "__init__"),  # top
+    ("communication", "run", "tools", "tune", "bench", "train", "common", "__init__"),  # top
 ]
 PACKAGE_DIR = os.path.dirname(tensorjit.__file__)
 # MindSpore's import paths that only re-export names of several units (``from

@@ -1,6 +1,8 @@
-"""The convolution kernels (ops/conv_kernels.py) on every path they choose -- Winograd
-F(2x2, 3x3) (ops/winograd.py), shifted stride-1 GEMMs over row blocks, channels-last im2col
-and col2im, 1x1 GEMMs -- against a
+"""The convolution kernels (ops/conv_kernels.py), every algorithm on every shape it applies
+to -- Winograd F(4x4, 3x3) and F(2x2, 3x3) (ops/winograd4.py, ops/winograd.py), shifted
+stride-1 GEMMs over row blocks, weight-major products over Numba's im2col, channels-last
+im2col and col2im, 1x1 GEMMs -- and the path the built-in rule (ops/conv_select.py, the
+tests' TENSORJIT_TUNE=0) takes, against a
 convolution written out in the test (a sum over kernel offsets of windows), and the two
 gradient kernels against the forward one: they are its adjoints,
 <conv(x, w), dy> = <x, input_grad(dy, w)> = <w, weight_grad(x, dy)>, and against finite
@@ -11,7 +13,7 @@ import pytest
 import tensorjit as ms
 from tensorjit import ops
 from tensorjit.ops import conv as conv_ops
-from tensorjit.ops import conv_kernels, winograd
+from tensorjit.ops import conv_select, winograd
 
 from tests.matrix import CAPTURE_MODES, jit_call, assert_same
 
@@ -78,7 +80,7 @@ def _operands(case, dtype, seed=0):
 def test_forward_equals_the_offset_sum(case, dtype):
     winograd.wait(dtype)
     x, w, geometry = _operands(case, dtype)
-    assert conv_kernels.fast_path(x, w, 1)
+    assert conv_select.fast_path(x, w, 1)
     got = conv_ops._conv_impl(x, w, **geometry)
     want = reference_conv(x.astype(np.float64), w.astype(np.float64), geometry["stride"],
                           geometry["padding"], geometry["dilation"])
@@ -100,6 +102,54 @@ def test_gradients_are_the_adjoints_of_the_forward_kernel(case):
     inner = np.vdot(y, dy)
     np.testing.assert_allclose(np.vdot(x, dx), inner, rtol=1e-12)
     np.testing.assert_allclose(np.vdot(w, dw), inner, rtol=1e-12)
+
+
+def _algorithms(case, primitive):
+    x_shape, (o, kh, kw), stride, padding, dilation, _ = case
+    geometry = conv_select.Geometry(x_shape, (o, x_shape[1], kh, kw), stride, padding,
+                                    dilation, np.float32)
+    return [a for a in conv_select.ALGORITHMS if geometry.applies(primitive, a)]
+
+
+ALGORITHM_CASES = [(case, primitive, algorithm) for case in CASES
+                   for primitive in ("forward", "input_grad", "weight_grad")
+                   for algorithm in _algorithms(case, primitive)]
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case, primitive, algorithm", ALGORITHM_CASES,
+                         ids=[f"{c[-1]}-{p}-{a}" for c, p, a in ALGORITHM_CASES])
+def test_every_algorithm_that_applies_against_the_reference(case, primitive, algorithm,
+                                                            dtype):
+    """Each algorithm the tuner may pick for a shape computes its primitive: the forward
+    against the offset sum, the gradients as its adjoints (<conv(x, w), dy> = <x, dx> =
+    <w, dw>, with the reference's forward)."""
+    assert winograd.wait(dtype)
+    x, w, geometry = _operands(case, dtype)
+    args = (geometry["stride"], geometry["padding"], geometry["dilation"])
+    want = reference_conv(x.astype(np.float64), w.astype(np.float64), *args)
+    dy = np.random.default_rng(1).standard_normal(want.shape).astype(dtype)
+    run = conv_select._kernel(primitive, algorithm, None)
+    # F(4x4)'s transforms round more (ops/winograd4.py): 1.4e-5 of the largest output
+    tol = (5e-5 if algorithm == "winograd4" else 1e-5) if dtype == np.float32 else 1e-11
+    if primitive == "forward":
+        got = run(x, w, *args)
+        assert got.dtype == dtype and got.shape == want.shape and got.flags.c_contiguous
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
+        return
+    inner = np.vdot(want, dy.astype(np.float64))
+    if primitive == "input_grad":
+        got = run(dy, w, x.shape, *args)
+        assert got.shape == x.shape and got.dtype == dtype and got.flags.c_contiguous
+        pair = np.vdot(x.astype(np.float64), got.astype(np.float64))
+        scale = np.abs(x).sum() * np.abs(got).max()
+    else:
+        got = run(x, dy, w.shape, *args)
+        assert got.shape == w.shape and got.dtype == dtype and got.flags.c_contiguous
+        pair = np.vdot(w.astype(np.float64), got.astype(np.float64))
+        scale = np.abs(w).sum() * np.abs(got).max()
+    assert abs(pair - inner) <= tol * scale, (pair, inner)
 
 
 FD_CASES = [c for c in CASES if c[-1] in ("winograd, input gradient", "shifted",
@@ -130,7 +180,7 @@ def test_gradients_against_finite_differences(case):
 def test_other_dtypes_and_groups_take_the_general_path():
     x = np.ones((1, 4, 5, 5), np.float16)
     w = np.ones((4, 2, 3, 3), np.float16)
-    assert not conv_kernels.fast_path(x, w, 1) and not conv_kernels.fast_path(
+    assert not conv_select.fast_path(x, w, 1) and not conv_select.fast_path(
         x.astype(np.float32), w.astype(np.float32), 2)
     out = conv_ops._conv_impl(x.astype(np.float32), w.astype(np.float32), (1, 1),
                               (1, 1, 1, 1), (1, 1), 2)
@@ -143,32 +193,25 @@ def test_other_dtypes_and_groups_take_the_general_path():
 WINOGRAD_CASES = [c for c in CASES if c[-1].startswith("winograd")]
 
 
+def _rule(case, primitive, ready=True):
+    x_shape, (o, kh, kw), stride, padding, dilation, _ = case
+    geometry = conv_select.Geometry(x_shape, (o, x_shape[1], kh, kw), stride, padding,
+                                    dilation, np.float32)
+    return conv_select._RULES[primitive](geometry, ready)
+
+
 @needs_numba
 @pytest.mark.parametrize("case", WINOGRAD_CASES, ids=[c[-1] for c in WINOGRAD_CASES])
-def test_winograd_is_taken_and_matches_the_other_kernels(case, monkeypatch):
-    """The three primitives take Winograd on these shapes, and give what the shifted GEMMs
-    give with Winograd switched off (float32: the transforms add rounding, not error)."""
-    x, w, geometry = _operands(case, np.float32)
-    stride, padding, dilation = geometry["stride"], geometry["padding"], geometry["dilation"]
-    assert winograd.wait(np.float32)
-    assert conv_kernels._winograd(x.shape, x.dtype, (3, 3), stride, padding, dilation)
-    if case[-1] == "winograd, input gradient":       # 16 output channels: dx takes it too
-        assert conv_kernels._winograd((1, 16, 16, 17), x.dtype, (3, 3), stride, padding,
-                                      dilation)
-    if case[-1].startswith("winograd: 4x4"):          # not its input gradient: slower there
-        assert not conv_kernels._winograd(x.shape, x.dtype, (3, 3), stride, padding, dilation,
-                                          conv_kernels.WINOGRAD_MIN_PIXELS_INPUT_GRAD)
-    y = conv_ops._conv_impl(x, w, **geometry)
-    dy = np.random.default_rng(1).standard_normal(y.shape).astype(np.float32)
-    got = (y, conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry),
-           conv_ops._conv_weight_grad_impl(x, dy, w.shape, **geometry))
-    monkeypatch.setattr(winograd, "ready", lambda dtype: False)
-    want = (conv_ops._conv_impl(x, w, **geometry),
-            conv_ops._conv_input_grad_impl(dy, w, x.shape, **geometry),
-            conv_ops._conv_weight_grad_impl(x, dy, w.shape, **geometry))
-    for g, e in zip(got, want):
-        assert g.dtype == np.float32 and g.shape == e.shape
-        np.testing.assert_allclose(g, e, rtol=1e-4, atol=1e-5 * np.abs(e).max())
+def test_the_built_in_rule_takes_winograd_where_it_paid_on_the_development_machine(case):
+    """Without measurements (TENSORJIT_TUNE=0, or before the Numba kernels have compiled)
+    the rule picks: F(2x2) for the forward and weight gradient from 4x4 outputs, for the
+    input gradient from 8x8 images and 16 output channels -- and nothing that needs Numba before it has compiled."""
+    assert _rule(case, "forward") == _rule(case, "weight_grad") == "winograd2"
+    # the input gradient is a convolution of dy: its channels are the output's
+    takes = case[1][0] >= conv_select.MIN_SHIFT_CHANNELS and case[0][2] * case[0][3] >= 64
+    assert (_rule(case, "input_grad") == "winograd2") == takes
+    for primitive in ("forward", "input_grad", "weight_grad"):
+        assert _rule(case, primitive, ready=False) in ("shifted", "im2col")
 
 
 @needs_numba
@@ -246,9 +289,10 @@ def test_winograd_compiles_in_the_background_and_the_other_kernels_run_meanwhile
     monkeypatch.setattr(winograd, "_threads", {})
     monkeypatch.setattr(winograd, "BACKGROUND", True)
     x, w, geometry = _operands(CASES[0], np.float32)
+    assert _rule(CASES[0], "forward", ready=winograd.ready(np.float32)) == "shifted"
     before = conv_ops._conv_impl(x, w, **geometry)          # starts the compile thread
     assert winograd.wait(np.float32, timeout=600)
-    assert conv_kernels._winograd(x.shape, x.dtype, (3, 3), (1, 1), (1, 1, 1, 1), (1, 1))
+    assert _rule(CASES[0], "forward", ready=winograd.ready(np.float32)) == "winograd2"
     np.testing.assert_allclose(conv_ops._conv_impl(x, w, **geometry), before, rtol=1e-4,
                                atol=1e-5 * np.abs(before).max())
 
@@ -268,10 +312,9 @@ def test_weight_major_kernels_are_taken_and_match_the_channels_last_ones(case, m
     assert winograd.wait(np.float64)
     x, w, geometry = _operands(case, np.float64)
     taken = []
-    for name in ("_weight_major_forward", "_weight_major_input_grad",
-                 "_weight_major_weight_grad"):
-        real = getattr(conv_kernels, name)
-        monkeypatch.setattr(conv_kernels, name,
+    for name in ("forward", "input_grad", "weight_grad"):
+        real = conv_select._RUNNERS[name]["weight_major"]
+        monkeypatch.setitem(conv_select._RUNNERS[name], "weight_major",
                             lambda *a, _real=real, _name=name: taken.append(_name) or _real(*a))
     y = conv_ops._conv_impl(x, w, **geometry)
     dy = np.random.default_rng(1).standard_normal(y.shape)
@@ -291,12 +334,16 @@ def test_weight_major_kernels_are_taken_and_match_the_channels_last_ones(case, m
 @needs_numba
 def test_the_background_compile_covers_every_signature_the_kernels_call():
     """Numba's kernels are compiled ahead for the array layouts the convolutions pass
-    (padded 16-plane buffers, NCHW columns): a call never compiles in the program's step."""
-    from tensorjit.ops import winograd_transforms, column_kernels
+    (padded 16-plane buffers, 36-plane rows, NCHW columns): a call never compiles in the
+    program's step. F(4x4) (ops/winograd4.py) is called directly: the choice of it is
+    the tuner's."""
+    from tensorjit.ops import winograd_transforms, winograd4_transforms, column_kernels
+    from tensorjit.ops import winograd4
     assert winograd.wait(np.float32) and winograd.wait(np.float64)
-    kernels = [getattr(winograd_transforms, name) for name in (
-        "input_transform", "output_transform", "output_transform_adjoint",
-        "filter_transform", "filter_transform_adjoint")]
+    names = ("input_transform", "output_transform", "output_transform_adjoint",
+             "filter_transform", "filter_transform_adjoint")
+    kernels = [getattr(module, name) for module in (winograd_transforms, winograd4_transforms)
+               for name in names]
     kernels += [column_kernels.im2col, column_kernels.col2im]
     before = [set(k.signatures) for k in kernels]
     for dtype in (np.float32, np.float64):
@@ -305,4 +352,10 @@ def test_the_background_compile_covers_every_signature_the_kernels_call():
             y = conv_ops._conv_impl(x, w, **geometry)
             conv_ops._conv_input_grad_impl(y, w, x.shape, **geometry)
             conv_ops._conv_weight_grad_impl(x, y, w.shape, **geometry)
+        for case in (CASES[0], CASES[1], CASES[5]):
+            x, w, geometry = _operands(case, dtype)
+            y = winograd4.forward(x, w, geometry["padding"])
+            winograd4.forward(x[:, :, ::2], w, geometry["padding"], chunk_bytes=1)
+            winograd4.weight_grad(x, y, geometry["padding"], chunk_bytes=1)
+            winograd4.weight_grad(x, y[:, :, :, ::-1], geometry["padding"])
     assert [set(k.signatures) for k in kernels] == before

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tensorjit as ms
-from tensorjit import Tensor, ops
+from tensorjit import Tensor, files, ops
 from tensorjit.backend import numba as numba_backend
 from tensorjit.backend.numba import (background, config as native_config, disk_cache,
                                      kernel as native_kernel)
@@ -368,7 +368,7 @@ def test_cache_dir_is_private_and_corruption_recompiles(cache_root):
 def test_unsafe_cache_dir_is_not_used(cache_root):
     cache_root.mkdir(mode=0o700)
     os.chmod(cache_root, 0o777)
-    disk_cache._warned.clear()
+    files._warned.clear()
     with pytest.warns(RuntimeWarning, match="not using the kernel cache"):
         assert disk_cache.cache_dir() is None
     jitted, x, g = _fresh_kernel(1.5)

@@ -1,91 +1,26 @@
 """The on-disk cache of compiled kernels.
 
-Sources and Numba's cache files live in a per-user directory (``$TENSORJIT_CACHE_DIR``,
-else ``$XDG_CACHE_HOME/tensorjit``, else ``~/.cache/tensorjit``) created with mode 0700;
-writes are atomic (temp file + ``os.replace``); files are 0600 and directories 0700 whatever
-the umask; a directory that is not owned by the user or is writable by others, or would be
+Sources and Numba's cache files live in the per-user cache directory (``files.py``:
+``$TENSORJIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/tensorjit``, else ``~/.cache/tensorjit``),
+subdirectory ``kernels``, created with mode 0700; writes are atomic (temp file +
+``os.replace``); files are 0600 and directories 0700 whatever the umask; a directory that is not owned by the user or is writable by others, or would be
 created where others can write, is not used, and one that cannot be written (read-only,
 disk full) is not either: kernels then compile in memory, with one warning. A corrupted
 entry is recompiled with a warning.
 """
 import os
-import stat
 import sys
 import types
 import warnings
 
-from ...files import write_atomically
+from ...files import cache_directory, write_atomically
 from .config import STATS
 
 
 def cache_dir():
-    """The per-user kernel directory, created mode 0700; None if it is unsafe/unusable.
-    Everything is checked before anything is created: an existing directory must be the
-    user's and writable by nobody else; a new one is only made in a directory that is the
-    user's, writable by nobody else, or sticky like /tmp, so that nobody else can swap what
-    is created there. Symbolic links are resolved first."""
-    root = os.environ.get("TENSORJIT_CACHE_DIR")
-    if not root:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        root = os.path.join(xdg if xdg else os.path.join(os.path.expanduser("~"), ".cache"),
-                            "tensorjit")
-    root = os.path.realpath(root)
-    path = os.path.join(root, "kernels")
-    parent = _existing_ancestor(root)
-    if parent == root and not _safe_dir(root):
-        warn_once(f"tensorjit: not using the kernel cache {root!r}: it is not owned by "
-                  f"this user or is writable by others")
-        return None
-    if parent != root and not _safe_parent(parent):
-        warn_once(f"tensorjit: not creating the kernel cache in {parent!r}: another user "
-                  f"can write there; fused kernels are compiled in memory")
-        return None
-    try:
-        for p in (root, path):
-            if not os.path.isdir(p):
-                os.makedirs(p, mode=0o700, exist_ok=True)
-                os.chmod(p, 0o700)            # whatever the umask
-    except OSError as exc:
-        warn_once(f"tensorjit: cannot create the kernel cache {path!r} ({exc}); fused "
-                  f"kernels are compiled in memory")
-        return None
-    for p in (root, path):
-        if not _safe_dir(p):
-            warn_once(f"tensorjit: not using the kernel cache {p!r}: it is not owned by "
-                      f"this user or is writable by others")
-            return None
-    return path
-
-
-def _existing_ancestor(path):
-    while not os.path.exists(path):
-        parent = os.path.dirname(path)
-        if parent == path:
-            break
-        path = parent
-    return path
-
-
-def _safe_parent(path):
-    try:
-        st = os.stat(path)
-    except OSError:
-        return False
-    if not hasattr(os, "getuid") or st.st_uid == os.getuid():
-        return True
-    return bool(st.st_mode & stat.S_ISVTX) or not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-
-
-def _safe_dir(path):
-    try:
-        st = os.stat(path)
-    except OSError:
-        return False
-    if not stat.S_ISDIR(st.st_mode):
-        return False
-    if hasattr(os, "getuid") and st.st_uid != os.getuid():
-        return False
-    return not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    """The per-user kernel directory (``files.cache_directory``), or None if it is unsafe
+    or unusable."""
+    return cache_directory("kernels", "kernel cache", "fused kernels are compiled in memory")
 
 
 _warned = set()

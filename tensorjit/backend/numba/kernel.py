@@ -22,7 +22,7 @@ from .disk_cache import (cache_dir, load_module, memory_module, private_files, p
                          warn_once as _warn_once)
 from . import background
 from ...locks import ForkSafeLock
-from ...ops import thread_pool
+from ...ops import cpu_share, thread_pool
 
 
 class NativeKernel:
@@ -297,6 +297,8 @@ def _native_wrapper(graph, ks, native, background_compile):
                     target = target.copy(order="C")     # a view the kernel may not write
                     args[j] = target.reshape(in_shapes[j])
             outs.append(target)
+        if ks.parallel:
+            cpu_share.fit_to_load()        # as many threads as the other processes leave
         if not tiered:
             native(*args, *shaped)
         elif native.call_compiled(*args, *shaped) is NOT_COMPILED:
