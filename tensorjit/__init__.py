@@ -20,7 +20,7 @@ from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, Model
 from .jit import jit, make_ir, explain, mutable, JitSyntaxError
 from .functional import vmap, jvp, jacfwd, jacrev, hessian
 from . import context
-from .context import set_context, get_context, GRAPH_MODE, PYNATIVE_MODE
+from .context import set_context, get_context, set_device, GRAPH_MODE, PYNATIVE_MODE
 from .context import (ParallelMode, set_auto_parallel_context, get_auto_parallel_context,
                       reset_auto_parallel_context)
 # MindSpore's import paths: mindspore.common, ops.functional / ops.composite, ms.tensor()
@@ -29,6 +29,8 @@ from .ops import functional, composite
 from .nn import ParameterTuple
 from .ops.random import get_seed
 from .ops.compat import is_tensor
+from . import profiler
+from .profiler import Profiler
 from .tensor import tensor  # noqa: E402  (the function; the module stays tensorjit.tensor)
 
 __version__ = "0.1.0"

@@ -31,6 +31,16 @@ def set_context(**kwargs):
     _graph_mode = _settings["mode"] == GRAPH_MODE
 
 
+def set_device(device_target, device_id=None):
+    """MindSpore 2.5's ``set_device``: stored like ``set_context(device_target=...)`` (this
+    runtime computes on the CPU whatever the target)."""
+    if not isinstance(device_target, str):
+        raise TypeError(f"set_device: device_target must be a str, got {device_target!r}")
+    _settings["device_target"] = device_target
+    if device_id is not None:
+        _settings["device_id"] = device_id
+
+
 def get_context(attr_key):
     """The value of a context option (``None`` if it was never set)."""
     if attr_key not in _settings:

@@ -51,7 +51,9 @@ class Tape:
                 ids[id(t)] = node
         for t, node in zip(saved_outs, out_ids):
             ids[id(t)] = node
-        self.entries.append((prim, saved_args, params, saved_outs, in_ids, out_ids))
+        capture = state.capture
+        source = getattr(capture, "last_source", None) if capture is not None else None
+        self.entries.append((prim, saved_args, params, saved_outs, in_ids, out_ids, source))
         return saved
 
     def alias(self, target, value):
@@ -70,7 +72,7 @@ class Tape:
         """``seeds``: {node id: cotangent}. Returns {node id: cotangent} for all nodes
         reached, the watched inputs among them."""
         cts = dict(seeds)
-        for prim, args, params, outs, in_ids, out_ids in reversed(self.entries):
+        for prim, args, params, outs, in_ids, out_ids, source in reversed(self.entries):
             out_cts = [cts.pop(i, None) for i in out_ids]
             if all(c is None for c in out_cts):
                 continue
@@ -80,7 +82,10 @@ class Tape:
                 out = outs
             else:
                 ct, out = out_cts[0], outs[0]
-            in_cts = prim.vjp(ct, out, *args, **params)
+            if source is None:
+                in_cts = prim.vjp(ct, out, *args, **params)
+            else:
+                in_cts = _vjp_at(source, prim, ct, out, args, params)
             for node, arg, g in zip(in_ids, args, in_cts):
                 if node is None or g is None:
                     continue
@@ -93,6 +98,28 @@ class Tape:
                 previous = cts.get(node)
                 cts[node] = g if previous is None else ops.add(previous, g)
         return cts
+
+
+def _vjp_at(source, prim, ct, out, args, params):
+    """``prim``'s VJP, its nodes (in a graph being captured) attributed to the forward
+    call's source line."""
+    previous = state.source_override
+    state.source_override = backward_source(source)
+    try:
+        return prim.vjp(ct, out, *args, **params)
+    finally:
+        state.source_override = previous
+
+
+def backward_source(source):
+    """The source a backward node of ``source``'s forward call gets (its function name says
+    so)."""
+    if source.function.endswith(BACKWARD):
+        return source
+    return type(source)(source.filename, source.lineno, source.function + BACKWARD)
+
+
+BACKWARD = " (backward)"
 
 
 # Compiled fast paths must not run while a tape records (the tape would not see their
@@ -109,6 +136,13 @@ def watch_tapes(entry_point):
     with _tape_lock:
         _tape_watchers.add(entry_point)
         entry_point.__globals__["_tj_tapes"] = _active_tapes
+
+
+def hold_fast_paths(delta):
+    """+1: jitted calls take the slow path until a matching -1 (the profiler, which times
+    each kernel there). The dispatchers' fast-path test is the tape count, so this costs
+    them nothing."""
+    _change_tape_count(delta)
 
 
 def _change_tape_count(delta):

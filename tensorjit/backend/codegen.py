@@ -132,21 +132,24 @@ class GraphCode:
         return namespace[name], source
 
 
-def generate(graph, prefix="", input_names=None, local_prefix=""):
+def generate(graph, prefix="", input_names=None, local_prefix="", after_node=None):
     """Emit ``graph`` as Python. Inputs are flat arrays named ``input_names``; ``prefix``
     and ``local_prefix`` keep global and local names apart from a host function's.
+    ``after_node(index, node, emitter)``, if given, returns lines to follow each node's
+    (the profiler's timing); every node is then a statement of its own.
 
     Inputs take the user's argument names where they are usable -- unless one is also the
     name of a global the code calls (a parameter named ``exp`` would hide the ``exp``
     kernel): then every input gets a generated name."""
-    code = _generate(graph, prefix, input_names or _input_names(graph), local_prefix)
+    code = _generate(graph, prefix, input_names or _input_names(graph), local_prefix,
+                     after_node)
     if input_names is None and set(code.input_names) & set(code.emitter.globals):
         code = _generate(graph, prefix, [f"in{i}" for i in range(len(graph.inputs))],
-                         local_prefix)
+                         local_prefix, after_node)
     return code
 
 
-def _generate(graph, prefix, names, local_prefix):
+def _generate(graph, prefix, names, local_prefix, after_node=None):
     emitter = Emitter(prefix, local_prefix)
     for var, name in zip(graph.inputs, names):
         emitter.names[var] = name
@@ -158,13 +161,15 @@ def _generate(graph, prefix, names, local_prefix):
     for var, value in graph.consts.items():
         emitter.names[var] = emitter.bind_global("const", value)
     ref_writes = []
-    emitter.inline = _single_use_values(graph)
-    for node in graph.nodes:
+    emitter.inline = _single_use_values(graph) if after_node is None else frozenset()
+    for index, node in enumerate(graph.nodes):
         if node.prim is effects.assign_p:
             target, value = node.inputs
             ref_writes.append(f"{ref_holder[target]}._data = {emitter.value(value)}")
             continue
         body.extend(emit_node(node, emitter))
+        if after_node is not None:
+            body.extend(after_node(index, node, emitter))
     outputs = [emitter.value(v) for v in graph.outputs]
     return GraphCode(graph, emitter, names, body, outputs, ref_writes)
 

@@ -10,6 +10,7 @@
     python -m tensorjit.bench kernels         # their kernels against PyTorch (kernels.py)
     python -m tensorjit.bench data_parallel   # ResNet-18 on 1 and 2 MPI ranks (data_parallel.py)
     python -m tensorjit.bench vmap            # vmap against batching by hand (vmap.py)
+    python -m tensorjit.bench profiler        # the profiler's cost and accounting (profiler.py)
     python -m tensorjit.bench pipeline        # a CNN train loop fed by tensorjit.dataset
 
 Every row is checked against eager before it is timed (WRONG rows are not timed); rows
@@ -168,6 +169,9 @@ def main(argv=None):
     if argv[:1] == ["data_parallel"]:       # its own options: bench/data_parallel.py
         from . import data_parallel
         return data_parallel.main(argv[1:])
+    if argv[:1] == ["profiler"]:            # its own options: bench/profiler.py
+        from . import profiler
+        return profiler.main(argv[1:])
     if argv[:1] == ["vmap"]:                # its own options: bench/vmap.py
         from . import vmap
         return vmap.main(argv[1:])

@@ -142,6 +142,7 @@ class Capture:
 
     def __init__(self, name):
         self.graph = Graph(name)
+        self.last_source = None       # the source of the latest recorded call (the tape's)
         self.known = set()            # ids of Vars / Literals made by this capture
         self.ref_current = {}         # id(external tensor) -> its current value in the graph
         self.ref_by_id = {}           # id(external tensor) -> Ref
@@ -217,7 +218,8 @@ class Capture:
     # ---- primitive calls -------------------------------------------------------------
     def record(self, prim, args, params):
         inputs = [self.value_of(a) for a in args]
-        source = source_info(3)
+        source = state.source_override or source_info(3)
+        self.last_source = source
         if not prim.effect and not prim.random and all(self.is_constant(v) for v in inputs):
             return self._fold(prim, inputs, params, source)
         datas = self._compute(prim, args, params, source) if self.concrete else None

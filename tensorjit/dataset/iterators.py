@@ -3,6 +3,7 @@ order), for at most ``num_epochs`` loops; rows come as lists (tuple iterator) or
 Tensors, or of NumPy arrays with ``output_numpy=True``."""
 import numbers
 
+from .. import timeline
 from ..tensor import Tensor
 
 __all__ = ["TupleIterator", "DictIterator"]
@@ -29,6 +30,12 @@ class _Iterator:
         return self
 
     def __next__(self):
+        if timeline.recorder is None:
+            return self._next()
+        with timeline.span("dataset: next row", "dataset"):
+            return self._next()
+
+    def _next(self):
         if self._rows is None:
             if self.num_epochs is not None and self.epoch >= self.num_epochs:
                 raise RuntimeError(f"dataset iterator: all {self.num_epochs} epoch(s) it was "

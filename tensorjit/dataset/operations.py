@@ -2,6 +2,7 @@
 forked processes) when ``num_parallel_workers > 1``, keeping the rows' order. Each row is
 transformed under its key ``(epoch, position)`` (``row_key``), which random operations
 draw from."""
+from .. import timeline
 from . import row_key
 from .engine import Dataset, _names, to_array, workers_arg, parallel_rows
 
@@ -26,6 +27,14 @@ class _ApplyOperations:
 
     def transform(self, row):
         """The row's new columns (the caller has set the row's key)."""
+        if timeline.recorder is None:
+            return self._transform(row)
+        # (on the thread that runs it: worker threads are tracks of their own)
+        with timeline.span("dataset: map " + ", ".join(map(_op_name, self.operations)),
+                           "dataset"):
+            return self._transform(row)
+
+    def _transform(self, row):
         values = tuple(row[k] for k in self.in_index)
         for op in self.operations:
             try:

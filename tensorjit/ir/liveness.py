@@ -56,3 +56,46 @@ class Ownership:
 def allocates(node):
     """Does running ``node`` allocate memory for its results (for the memory estimate)?"""
     return node.prim.aliasing in (FRESH, MAY_ALIAS)
+
+
+def nbytes(var):
+    aval = var.aval
+    size = 1
+    for d in aval.shape:
+        size *= d
+    return size * aval.dtype.itemsize
+
+
+def memory_curve(graph, nodes=None):
+    """Estimated bytes of intermediates alive while each of ``nodes`` runs (in this order):
+    its results are allocated, buffers whose last use it is are freed after it. Results of
+    ``view`` primitives live in their first operand's buffer; inputs, parameters and
+    constants are not counted (they exist before and after the call)."""
+    nodes = graph.nodes if nodes is None else nodes
+    root = {}                      # var -> buffer owner var
+    for node in nodes:
+        for o in node.outputs:
+            if not allocates(node) and node.inputs and not isinstance(node.inputs[0], Literal):
+                root[o] = root.get(node.inputs[0], node.inputs[0])
+            else:
+                root[o] = o
+    last_use = {}
+    for value, index in graph.last_uses(nodes).items():
+        owner = root.get(value, value)
+        last_use[owner] = max(last_use.get(owner, -1), index)
+    frees = {}
+    for owner, i in last_use.items():
+        frees.setdefault(i, []).append(owner)
+    live, curve = 0, []
+    for i, node in enumerate(nodes):
+        for o in node.outputs:
+            if root.get(o) is o:
+                live += nbytes(o)
+        curve.append(live)
+        for owner in frees.get(i, ()):
+            if root.get(owner) is owner:        # an intermediate we allocated
+                live -= nbytes(owner)
+        for o in node.outputs:                  # results nobody uses die at once
+            if root.get(o) is o and o not in last_use:
+                live -= nbytes(o)
+    return curve

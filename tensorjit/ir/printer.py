@@ -89,6 +89,8 @@ def node_lines(node, namer, indent):
     line = f"{indent}{outs + ' = ' if outs else ''}{head} {args}".rstrip()
     if node.source is not None:
         line += f"    # {node.source.filename.rsplit('/', 1)[-1]}:{node.source.lineno}"
+        if node.source.function.endswith("(backward)"):
+            line += " (backward)"
     lines = [line]
     for key, value in subgraphs:
         graphs = value if isinstance(value, tuple) else (value,)

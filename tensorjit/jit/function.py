@@ -11,7 +11,7 @@ import time
 import types
 import warnings
 
-from .. import pytree
+from .. import pytree, timeline
 from ..tensor import Tensor
 from ..state import state
 from ..ops.effects import GuardFailure
@@ -74,7 +74,8 @@ class Entry:
                 raise GuardFailure(-1, failed.failure())
         if self.program is not None:
             return self.program(leaves)
-        outs = self.fn(*[leaf._data for leaf in leaves])
+        fn = self.fn if timeline.recorder is None else self.executable.function()
+        outs = fn(*[leaf._data for leaf in leaves])
         n_out = len(outs) - len(self.info.input_writes)
         for position, value in zip(self.info.input_writes, outs[n_out:]):
             leaves[position]._data = value
@@ -195,6 +196,12 @@ class JitFunction:
 
     # ---- the slow path ----------------------------------------------------------------
     def call(self, args, kwargs):
+        if timeline.recorder is None:
+            return self._call(args, kwargs)
+        with timeline.span(self.name, "jit"):
+            return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
         if state.capture is not None:
             # Inside another capture (a jitted function calling this one): its graph
             # absorbs our body, as MindSpore does for nested jit.
@@ -225,6 +232,8 @@ class JitFunction:
                 result = entry.run(leaves)
             except GuardFailure as failure:
                 self.guard_failures.append(failure.description)
+                timeline.instant("guard failed", "cache", function=self.name,
+                                 guard=str(failure.description))
                 continue
             CACHE.promote(key, entry)
             self.last_entry = entry
@@ -247,7 +256,9 @@ class JitFunction:
 
     def _compile_and_run(self, key, shapes, struct, leaves, reason):
         start = time.perf_counter()
-        entry, result = self.compile(struct, leaves, shapes, run=True)
+        with timeline.span(f"compile {self.name}", "compile", reason=reason,
+                           mode=self.opts.capture_mode, level=self.opts.jit_level):
+            entry, result = self.compile(struct, leaves, shapes, run=True)
         STATS["compiles"] += 1
         if not any(isinstance(g, Never) for g in entry.python_guards):
             CACHE.add(key, entry)            # (an entry that is never valid again is not kept)
@@ -268,7 +279,10 @@ class JitFunction:
     def compile(self, struct, leaves, shapes, run):
         """Capture, optimize and compile. With ``run`` (trace mode) the capture is the real
         first call and its results are returned; otherwise parameters are restored."""
-        captured = capture_graph(self.request, struct, leaves, run=run)
+        with timeline.span(f"capture ({self.opts.capture_mode})", "compile") as phase:
+            captured = capture_graph(self.request, struct, leaves, run=run)
+            if phase.args is not None:     # (recording)
+                phase.args["graph_breaks"] = [f"{b[0]} ({b[1]})" for b in captured.info.breaks]
         if captured.program is not None:
             if self.opts.dynamic:
                 self._warn_shape_specific(captured.info, shapes, "it has graph breaks")
@@ -324,8 +338,11 @@ _MISS = object()
 
 def compile_graph(graph, opts, name):
     """Optimize ``graph`` for ``opts`` (a JitOptions) and compile it with its backend."""
-    optimize(graph, opts.jit_level, opts.options)
-    return backends.compile(graph, opts.backend, name=_identifier(name), options=opts.options)
+    with timeline.span(f"passes ({opts.jit_level})", "compile"):
+        optimize(graph, opts.jit_level, opts.options)
+    with timeline.span("codegen", "compile"):
+        return backends.compile(graph, opts.backend, name=_identifier(name),
+                                options=opts.options)
 
 
 def _identifier(name):

@@ -90,7 +90,7 @@ def _along_axis0_batch(prim, dims, x, **params):
 
 
 all_reduce_p = Primitive("all_reduce", _all_reduce_impl, _same_avals, _all_reduce_vjp,
-                         multiple_results=True, effect=True, shape_generic=False,
+                         multiple_results=True, effect=True, communicates=True, shape_generic=False,
                          aliasing=FRESH, batch=_per_element_batch)
 
 
@@ -109,7 +109,7 @@ def _all_gather_vjp(ct, out, x, group, size):
 
 all_gather_p = Primitive(
     "all_gather", lambda x, group, size: _group_of(group, size).all_gather(x),
-    _all_gather_rule, _all_gather_vjp, effect=True, shape_generic=False, aliasing=FRESH,
+    _all_gather_rule, _all_gather_vjp, effect=True, communicates=True, shape_generic=False, aliasing=FRESH,
     batch=_along_axis0_batch)
 
 
@@ -129,7 +129,7 @@ def _reduce_scatter_vjp(ct, out, x, op, group, size):
 
 reduce_scatter_p = Primitive(
     "reduce_scatter", lambda x, op, group, size: _group_of(group, size).reduce_scatter(x, op),
-    _reduce_scatter_rule, _reduce_scatter_vjp, effect=True, shape_generic=False,
+    _reduce_scatter_rule, _reduce_scatter_vjp, effect=True, communicates=True, shape_generic=False,
     aliasing=FRESH, batch=_along_axis0_batch)
 
 
@@ -141,7 +141,7 @@ def _broadcast_vjp(ct, out, x, root, group, size):
 
 broadcast_p = Primitive(
     "broadcast", lambda x, root, group, size: _group_of(group, size).broadcast(x, root),
-    lambda x, root, group, size: x, _broadcast_vjp, effect=True, shape_generic=False,
+    lambda x, root, group, size: x, _broadcast_vjp, effect=True, communicates=True, shape_generic=False,
     aliasing=FRESH, batch=_per_element_batch)
 
 
@@ -153,7 +153,7 @@ def _reduce_vjp(ct, out, x, root, op, group, size):
 
 reduce_p = Primitive(
     "reduce", lambda x, root, op, group, size: _group_of(group, size).reduce(x, root, op),
-    lambda x, root, op, group, size: x, _reduce_vjp, effect=True, shape_generic=False,
+    lambda x, root, op, group, size: x, _reduce_vjp, effect=True, communicates=True, shape_generic=False,
     aliasing=FRESH, batch=_per_element_batch)
 
 
@@ -163,7 +163,7 @@ def _barrier_impl(group, size):
 
 
 barrier_p = Primitive("barrier", _barrier_impl, lambda group, size: [],
-                      lambda ct, out, group, size: (), multiple_results=True, effect=True,
+                      lambda ct, out, group, size: (), multiple_results=True, effect=True, communicates=True,
                       shape_generic=True, aliasing=NO_OUTPUT)
 
 
@@ -197,7 +197,7 @@ def _no_grad(ct, out, *args, **params):
 _COMPILER_ISSUED = "issued by the compiler's collective passes after capture, never traced"
 
 all_reduce_start_p = Primitive("all_reduce_start", _start_impl, _start_rule, _no_grad,
-                               effect=True, shape_generic=False, aliasing=FRESH,
+                               effect=True, communicates=True, shape_generic=False, aliasing=FRESH,
                                no_batch=_COMPILER_ISSUED)
 
 
@@ -214,7 +214,7 @@ def _wait_rule(handle, shapes, op, group, size):
 
 
 all_reduce_wait_p = Primitive("all_reduce_wait", _wait_impl, _wait_rule, _no_grad,
-                              multiple_results=True, effect=True, shape_generic=False,
+                              multiple_results=True, effect=True, communicates=True, shape_generic=False,
                               aliasing=FRESH, no_batch=_COMPILER_ISSUED)
 
 

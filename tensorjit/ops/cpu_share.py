@@ -12,7 +12,9 @@ between looks):
   the scheduler's queue for a CPU (``/proc/self/task/<id>/schedstat``): other work holds a
   core we were counting on. (Not the pool's other threads: between our calls they spin,
   and a neighbour preempting that spinning costs nothing);
-* one thread more (up to the usable CPUs) when, while we were working, the other processes
+* one thread more (up to the usable CPUs, and to what ``OMP_NUM_THREADS`` /
+  ``MKL_NUM_THREADS`` / ``OPENBLAS_NUM_THREADS`` / ``NUMBA_NUM_THREADS`` allow when set)
+  when, while we were working, the other processes
   together left most of a core free (``/proc/stat``, read at most every 0.1 s during work;
   what others do while we wait for input does not count).
 
@@ -54,9 +56,21 @@ _share = _Share()
 _numba_count = threading.local()      # Numba's count is set per launching thread
 
 
+THREAD_LIMITS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                 "NUMBA_NUM_THREADS")
+
+
 def threads():
     """The threads parallel work uses now."""
-    return _share.count or machine.usable_cpus()
+    return _share.count or most_threads()
+
+
+def most_threads():
+    """The usable CPUs, or fewer where the user's environment limits the libraries' threads
+    (an MPI job's one thread per rank stays one)."""
+    limits = [int(v) for v in (os.environ.get(name, "").strip() for name in THREAD_LIMITS)
+              if v.isdigit() and int(v) > 0]
+    return min([machine.usable_cpus()] + limits)
 
 
 def fit_to_load():
@@ -112,7 +126,7 @@ def _read_others(now):
 
 def _wanted():
     """The thread count what this thread and the others did since the last look call for."""
-    cpus, current = machine.usable_cpus(), threads()
+    cpus, current = most_threads(), threads()
     tid = threading.get_native_id()
     times = _thread_times(tid)
     previous = _share.thread.get(tid)

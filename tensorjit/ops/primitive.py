@@ -37,6 +37,7 @@ active capture (trace / ast / bytecode), and records it on every active autodiff
 """
 import numpy as np
 
+from .. import timeline
 from ..aval import ShapedArray
 from ..state import state
 from ..tensor import Tensor
@@ -54,7 +55,8 @@ class Primitive:
     def __init__(self, name, impl, abstract, vjp=None, *, multiple_results=False,
                  elementwise=False, effect=False, random=False, codegen=None,
                  shape_generic=None, aliasing=None, scalar=None, no_scalar=None,
-                 decompose=None, emit=None, batch=None, no_batch=None, symbolic_zeros=False):
+                 decompose=None, emit=None, batch=None, no_batch=None, symbolic_zeros=False,
+                 communicates=False):
         if name in PRIMITIVES:
             raise ValueError(f"primitive {name!r} is already registered")
         if aliasing is None and elementwise:
@@ -81,6 +83,7 @@ class Primitive:
         self.batch = batch
         self.no_batch = no_batch
         self.symbolic_zeros = symbolic_zeros
+        self.communicates = communicates     # a collective: the profiler calls it so
         PRIMITIVES[name] = self
 
     def __repr__(self):
@@ -93,7 +96,12 @@ class Primitive:
         if capture is None:
             try:
                 arrays = [a._data for a in args]
-                out = self.impl(*arrays, **params)
+                if timeline.recorder is None:
+                    out = self.impl(*arrays, **params)
+                else:
+                    start = timeline._clock()
+                    out = self.impl(*arrays, **params)
+                    timeline.op_done(self, arrays, start)
             except Exception as exc:
                 raise explain_failure(self, args, params, exc) from None
             if self.multiple_results:

@@ -11,6 +11,7 @@ Both: ``exec_order`` ("bfs" | "dfs") reorders the graph (schedule.py), which als
     the estimated peak memory of the final order in ``graph.memory``; all-reduces across
     ranks are bucketed first and split into non-blocking start / wait pairs last
     (collectives.py)."""
+from .. import timeline
 from ..ir.verify import verify
 from .fold_constants import fold_constants
 from .dce import eliminate_dead_code
@@ -29,21 +30,29 @@ LEVELS = ("O0", "O1")
 def optimize(graph, level="O0", options=None):
     """Optimize ``graph`` in place; returns {pass name: number of changes}."""
     options = options or {}
-    report = {"all_reduce_buckets": bucket_all_reduces(graph)}
-    report["fold_constants"] = fold_constants(graph, tensors=level == "O1")
+    report = {}
+
+    def run(name, pass_fn, *args, counted=True):
+        with timeline.span(name, "pass"):
+            changes = pass_fn(graph, *args)
+        if counted:
+            report[name] = report.get(name, 0) + changes
+
+    run("all_reduce_buckets", bucket_all_reduces)
+    run("fold_constants", fold_constants, level == "O1")
     if level == "O1":
-        report["decompose"] = decompose(graph)
-        report["simplify"] = simplify(graph)
-        report["cse"] = eliminate_common_subexpressions(graph)
-        report["dce"] = eliminate_dead_code(graph)
-        report["fold_batchnorm"] = fold_batchnorm(graph)
-        report["simplify"] += simplify(graph)
-        report["fusion"] = fuse(graph)
-    report["dce"] = report.get("dce", 0) + eliminate_dead_code(graph)
-    schedule(graph, options.get("exec_order"))
-    report["all_reduce_overlap"] = overlap_all_reduces(graph)
+        run("decompose", decompose)
+        run("simplify", simplify)
+        run("cse", eliminate_common_subexpressions)
+        run("dce", eliminate_dead_code)
+        run("fold_batchnorm", fold_batchnorm)
+        run("simplify", simplify)
+        run("fusion", fuse)
+    run("dce", eliminate_dead_code)
+    run("schedule", schedule, options.get("exec_order"), counted=False)
+    run("all_reduce_overlap", overlap_all_reduces)
     if level == "O1":
-        report["buffer_reuse"] = reuse_buffers(graph)
-    verify(graph)
+        run("buffer_reuse", reuse_buffers)
+    run("verify", verify, counted=False)
     graph.pass_report = report
     return report

@@ -20,7 +20,7 @@ import heapq
 from collections import deque
 
 from ..ir.graph import Literal
-from ..ir.liveness import allocates
+from ..ir.liveness import memory_curve, nbytes as _nbytes
 
 ORDERS = ("bfs", "dfs")
 
@@ -138,45 +138,10 @@ def _subtree_bytes(nodes, deps):
     return weight
 
 
-def _nbytes(var):
-    aval = var.aval
-    size = 1
-    for d in aval.shape:
-        size *= d
-    return size * aval.dtype.itemsize
-
 
 def peak_memory(graph, nodes=None):
     """Estimated peak bytes of intermediates alive at once when ``nodes`` run in order."""
-    nodes = graph.nodes if nodes is None else nodes
-    root = {}                      # var -> buffer owner var
-    for node in nodes:
-        for o in node.outputs:
-            if not allocates(node) and node.inputs and not isinstance(node.inputs[0], Literal):
-                root[o] = root.get(node.inputs[0], node.inputs[0])
-            else:
-                root[o] = o
-    last_use = {}
-    for value, index in graph.last_uses(nodes).items():
-        owner = root.get(value, value)
-        last_use[owner] = max(last_use.get(owner, -1), index)
-    live = 0
-    peak = 0
-    frees = {}
-    for owner, i in last_use.items():
-        frees.setdefault(i, []).append(owner)
-    for i, node in enumerate(nodes):
-        for o in node.outputs:
-            if root.get(o) is o:
-                live += _nbytes(o)
-        peak = max(peak, live)
-        for owner in frees.get(i, ()):
-            if root.get(owner) is owner:        # an intermediate we allocated
-                live -= _nbytes(owner)
-        for o in node.outputs:                  # results nobody uses die at once
-            if root.get(o) is o and o not in last_use:
-                live -= _nbytes(o)
-    return peak
+    return max(memory_curve(graph, nodes), default=0)
 
 
 def schedule(graph, exec_order=None):

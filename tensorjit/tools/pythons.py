@@ -113,7 +113,11 @@ def run_suite(root, python, quick, blas=None):
     proc, seconds = _run(cmd + (list(QUICK_TESTS) if quick else []), root, 3000, env=env)
     summary = [line for line in proc.stdout.splitlines() if re.search(r"\d+ (passed|failed)",
                                                                      line)]
-    failed = [line for line in proc.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
+    lines = proc.stdout.splitlines()
+    failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
+    # the assertion lines too: a failure seen only in this run (under the others' load)
+    # must be diagnosable from the CI log alone
+    failed += [line for line in lines if line.startswith("E ")][:40] if failed else []
     return proc.returncode == 0, seconds, (summary[-1] if summary else ""), failed
 
 
@@ -213,7 +217,7 @@ def check_version(root, version, interpreter, quick, reference, running):
         lines.append(f"  test suite{' (quick)' if quick else ''}"
                      f"{f' with TENSORJIT_BLAS={blas}' if blas else ''}: {summary} "
                      f"({seconds:.0f} s)")
-        lines += [f"    {line}" for line in failed[:30]]
+        lines += [f"    {line}" for line in failed[:70]]
         if reference is not None:
             worst, problems = compare(reference, example_numbers(root, python))
             lines.append(f"  examples: {len(reference)} results "

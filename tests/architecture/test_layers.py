@@ -12,13 +12,14 @@ import os
 import tensorjit
 
 LAYERS = [
-    ("dtype", "aval", "state", "context", "locks", "files"),  # leaves
+    ("dtype", "aval", "state", "context", "locks", "files", "timeline"),  # leaves
     ("tensor",),                                    # Tensor, Parameter
     ("ir", "ops", "autodiff", "pytree", "dataset"),  # graph, rewrite; registry; tape; data
     ("passes", "backend", "nn", "checkpoint", "amp"),  # passes; codegen, numba; layers; .ckpt
     ("capture",),                                   # trace, ast, bytecode
     ("jit", "functional"),                          # options, dispatch, cache; vmap, jvp
-    ("communication", "run", "tools", "tune", "bench", "train", "common", "__init__"),  # top
+    ("communication", "run", "tools", "tune", "bench", "train", "common", "profiler",
+     "profile", "__init__"),  # top
 ]
 PACKAGE_DIR = os.path.dirname(tensorjit.__file__)
 # MindSpore's import paths that only re-export names of several units (``from

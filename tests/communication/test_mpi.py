@@ -46,6 +46,44 @@ def test_mismatched_shapes_name_every_rank(job, scratch):
     assert "rank 1: all_reduce #1 (float32, op=sum, shape (3, 3))" in out, out[-4000:]
 
 
+def test_each_rank_profiles_its_collectives_and_waits(job, scratch):
+    import json
+    import subprocess
+    import sys
+    code, out, _ = job(launcher_command(2, os.path.join(WORKERS, "profiled.py"),
+                                        str(scratch))).wait(600)
+    assert code == 0, out[-4000:]
+    waits = {}
+    for rank in (0, 1):
+        with open(scratch / f"rank{rank}.json") as f:
+            events = json.load(f)["traceEvents"]
+        (process,) = [e for e in events if e["ph"] == "M" and e["name"] == "process_name"]
+        assert process["args"]["name"].startswith(f"rank {rank} "), process
+        # the graph's all-reduce runs as a non-blocking start and a wait (overlap pass)
+        comms = [e for e in events if e["ph"] == "X" and e["cat"] == "collective"]
+        assert {e["name"] for e in comms} == {"all_reduce_start", "all_reduce_wait"}, comms
+        waits[rank] = sorted(e["dur"] for e in comms if e["name"] == "all_reduce_wait")
+        assert len(waits[rank]) == 3
+    # rank 0 waited for the late rank 1 (microseconds; the median of the 3 steps)
+    assert waits[0][1] > 30_000 > waits[1][1], waits
+    # one trace for both ranks, on one time axis: each rank's waits end together
+    merged = scratch / "both.json"
+    proc = subprocess.run([sys.executable, "-m", "tensorjit.profile", "merge", str(merged),
+                           str(scratch / "rank0.json"), str(scratch / "rank1.json")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    with open(merged) as f:
+        events = json.load(f)["traceEvents"]
+    names = {e["args"]["name"][:6] for e in events if e.get("name") == "process_name"}
+    assert names == {"rank 0", "rank 1"}
+    ends = {}
+    for e in events:
+        if e.get("name") == "all_reduce_wait":
+            ends.setdefault(e["pid"], []).append(e["ts"] + e["dur"])
+    first, second = (sorted(v) for v in ends.values())
+    assert all(abs(a - b) < 20_000 for a, b in zip(first, second)), (first, second)
+
+
 def test_data_parallel_benchmark_row(job):
     import sys
     cmd = [sys.executable, "-m", "tensorjit.bench", "data_parallel", "--size", "tiny",

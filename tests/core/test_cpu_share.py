@@ -44,6 +44,8 @@ def fake(monkeypatch):
     monkeypatch.setattr(timing, "own_cpu_seconds", lambda: box.own)
     monkeypatch.setattr(cpu_share, "_thread_times", lambda tid: (box.run_s, box.wait_s))
     monkeypatch.setattr(machine, "usable_cpus", lambda: 4)
+    for name in cpu_share.THREAD_LIMITS:
+        monkeypatch.delenv(name, raising=False)
     box.set_to = []
     monkeypatch.setattr(cpu_share, "_set_blas_threads", box.set_to.append)
     monkeypatch.setattr(cpu_share, "_share", cpu_share._Share())
@@ -73,6 +75,15 @@ def test_what_others_do_while_we_are_idle_does_not_count(fake):
         fake.idle(0.5, others=0.0)
         fake.work(0.3, 4, 0.1, 1.0)
     assert cpu_share.threads() == 4
+
+
+def test_threads_grow_no_further_than_the_environment_allows(fake, monkeypatch):
+    monkeypatch.setenv("MKL_NUM_THREADS", "2")     # as an MPI launcher sets per rank
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert cpu_share.threads() == 2
+    assert fake.work(0.6, 2, 0.5, 1.0) == 1          # crowded: one thread less
+    assert fake.work(2.0, 1, 0.0, 0.0) == 2          # three cores free, but 2 is the limit
+    assert fake.set_to == [1, 2]
 
 
 def test_never_fewer_than_one_thread(fake):

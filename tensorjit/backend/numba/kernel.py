@@ -21,6 +21,7 @@ from .source import KernelSource
 from .disk_cache import (cache_dir, load_module, memory_module, private_files, purge,
                          warn_once as _warn_once)
 from . import background
+from ... import timeline
 from ...locks import ForkSafeLock
 from ...ops import cpu_share, thread_pool
 
@@ -114,6 +115,7 @@ class NativeKernel:
         """``action(dispatcher)`` (a call, or a compile) the first time for a signature:
         from the disk cache or compiled, with the cache's faults handled."""
         with config.LOCK:
+            started = timeline._clock()
             dispatcher = self.dispatcher or self._get()
             try:
                 before = _counts(dispatcher)
@@ -134,6 +136,11 @@ class NativeKernel:
                 STATS["compiled"] += 1
             elif hits > before[0]:
                 STATS["loaded"] += 1
+            active = timeline.recorder
+            how = "compile" if misses > before[1] else "load" if hits > before[0] else None
+            if active is not None and how:
+                active.add("X", f"numba {how} {self.stem}", "compile", started,
+                           timeline._clock() - started)
             if self.directory is not None:
                 private_files(self.directory, self.stem)
             self.checked.add(signature)

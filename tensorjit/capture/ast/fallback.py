@@ -223,7 +223,7 @@ class GraphSegment:
 
     def run(self, inputs):
         """Run on the input tensors; returns the environment after the segment."""
-        outs = self.executable.fn(*[t._data for t in inputs])
+        outs = self.executable.function()(*[t._data for t in inputs])
         for i, k in self.input_writes:
             inputs[i]._data = outs[k]
         leaves = [inputs[k] if kind == "input" else Tensor._wrap(outs[k])

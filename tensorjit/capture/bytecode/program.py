@@ -149,7 +149,8 @@ class Alternative:
         if self.executable is None:
             return True
         try:
-            outs = self.executable.fn(*[convert(env[slot]) for slot, convert in self.inputs])
+            fn = self.executable.function()
+            outs = fn(*[convert(env[slot]) for slot, convert in self.inputs])
         except GuardFailure:
             return False
         for slot, value in zip(self.outputs, outs):
