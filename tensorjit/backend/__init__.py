@@ -5,6 +5,7 @@ code generator (codegen.py); fused groups run as native kernels (fused.py, numba
 docs/architecture.md for what each means here."""
 from .kernel_by_kernel import compile_graph, Executable  # noqa: F401
 from .ge import compile_ge
+from .interpret import InterpretedGraph  # noqa: F401
 from . import fused  # noqa: F401  (registers the fused primitive)
 
 BACKENDS = ("ms_backend", "GE")

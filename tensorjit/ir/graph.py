@@ -86,6 +86,16 @@ class Graph:
         self.nodes = []       # [Node]
         self.outputs = []     # [Var | Literal]
 
+    def copy(self):
+        """A copy passes can rewrite without touching this graph (the values are shared:
+        passes replace them, never change them); sub-graphs in params are copied too."""
+        other = Graph(self.name)
+        other.inputs, other.refs = list(self.inputs), list(self.refs)
+        other.consts, other.outputs = dict(self.consts), list(self.outputs)
+        other.nodes = [Node(n.prim, n.inputs, {k: _copied(v) for k, v in n.params.items()},
+                            n.outputs, n.source) for n in self.nodes]
+        return other
+
     def all_vars_defined(self):
         defined = set(self.inputs) | {r.var for r in self.refs} | set(self.consts)
         for node in self.nodes:
@@ -180,6 +190,14 @@ class Graph:
 
     def __str__(self):
         return self.as_text()
+
+
+def _copied(param):
+    if isinstance(param, Graph):
+        return param.copy()
+    if isinstance(param, tuple) and param and all(isinstance(g, Graph) for g in param):
+        return tuple(g.copy() for g in param)
+    return param
 
 
 def _values_used(graph, node):

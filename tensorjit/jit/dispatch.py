@@ -109,6 +109,8 @@ def install_hot_entry(jit_function, entry, args, kwargs, leaves):
 def _install_hot_entry(jit_function, entry, args, kwargs, leaves):
     sig = jit_function.signature
     arity = sig.simple_arity
+    if getattr(entry.executable, "code", None) is None:
+        return False              # an interpreted graph (it did not compile): no code
     if not entry.single_graph or arity is None or kwargs or len(args) != arity or jit_function.static_positions - set(range(arity)):
         return False
     if any(isinstance(a, (tuple, list, dict)) for a in args):

@@ -23,6 +23,7 @@ from ..capture.guards import first_failure, Never
 from .cache import CACHE, function_key
 from .signature import call_signature
 from . import dispatch
+from .fallback import compile_with_fallback
 
 RECOMPILE_WARNING_THRESHOLD = 8
 STATS = {"compiles": 0}       # process-wide count of graph compilations (tests, bench)
@@ -337,12 +338,15 @@ _MISS = object()
 
 
 def compile_graph(graph, opts, name):
-    """Optimize ``graph`` for ``opts`` (a JitOptions) and compile it with its backend."""
-    with timeline.span(f"passes ({opts.jit_level})", "compile"):
-        optimize(graph, opts.jit_level, opts.options)
-    with timeline.span("codegen", "compile"):
-        return backends.compile(graph, opts.backend, name=_identifier(name),
-                                options=opts.options)
+    """Optimize ``graph`` for ``opts`` (a JitOptions) and compile it with its backend (a
+    compiler failure at O1 retries at O0: ``fallback.py``)."""
+    def compile_at(graph, level):
+        with timeline.span(f"passes ({level})", "compile"):
+            optimize(graph, level, opts.options)
+        with timeline.span("codegen", "compile"):
+            return backends.compile(graph, opts.backend, name=_identifier(name),
+                                    options=opts.options)
+    return compile_with_fallback(graph, opts, name, compile_at)
 
 
 def _identifier(name):

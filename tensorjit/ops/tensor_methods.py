@@ -23,6 +23,10 @@ def _inplace(fn):
     rebound to it, as ``x = x + y`` (MindSpore's PyNative mode does the same)."""
     def method(self, other):
         result = fn(self, other)
+        if not (coerce.is_scalar(other) or isinstance(other, Tensor) and other.ndim == 0):
+            # whether ``x`` can hold the result depends on both shapes: a graph being
+            # captured holds one of the two outcomes (the dtype, what the caller sees)
+            coerce.shape_decision()
         if tuple(result.shape) != tuple(self.shape):
             return result
         if result.dtype != self.dtype:

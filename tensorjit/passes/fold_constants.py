@@ -21,7 +21,11 @@ def fold_constants(graph, tensors=False):
                     and all(isinstance(v, Literal) or v in known for v in node.inputs))
         if foldable:
             values = [v.value if isinstance(v, Literal) else known[v] for v in node.inputs]
-            out = prim.impl(*values, **node.params)
+            try:
+                out = prim.impl(*values, **node.params)
+            except Exception:        # the program's own error: it is raised when it runs,
+                kept.append(node)    # where the message names the user's line
+                continue
             outs = out if prim.multiple_results else (out,)
             if tensors or all(np.ndim(o) == 0 for o in outs):
                 for var, value in zip(node.outputs, outs):

@@ -29,7 +29,7 @@ _REDUCTIONS = native.REDUCTIONS
 # grouping
 
 class _Group:
-    __slots__ = ("id", "shape", "axes", "nodes", "values", "row", "inputs")
+    __slots__ = ("id", "shape", "axes", "nodes", "values", "row", "inputs", "deps")
 
     def __init__(self, gid, shape, axes):
         self.id = gid
@@ -39,6 +39,7 @@ class _Group:
         self.values = set()        # vars computed in the group
         self.row = set()           # per-row values (reductions and ops on them)
         self.inputs = set()
+        self.deps = set()          # groups the inputs from outside depend on
 
 
 def _row_ok(shape, full, axes):
@@ -125,18 +126,27 @@ def _start_group(gid, node):
 
 
 def find_groups(graph):
+    """The fusible groups of ``graph``'s nodes. Fused, a group is one node: it waits for all
+    of its inputs, so a value depends on a group when it depends on any of its members,
+    and a node may join a group only if none of its inputs depends on that group *as a
+    whole* (through the other groups their own inputs come from)."""
     producer_group = {}            # var -> group
-    reach = {}                     # var -> frozenset of group ids it depends on
+    reach = {}                     # var -> frozenset of group ids it depends on directly
     groups = []
     merged_into = {}               # id of a group merged away -> the group that took it
+    view = _Reach(reach, merged_into, groups)
 
     def live(group):
         while group.id in merged_into:
             group = merged_into[group.id]
         return group
 
+    effects_reach = frozenset()    # what the latest effect depends on: effects keep order
     for node in graph.nodes:
         ins = [v for v in node.inputs if not isinstance(v, Literal)]
+        # what a node depends on also comes from its sub-graphs' captures and, for an
+        # effect, from the effects before it (the schedule keeps both orders)
+        outer = [v for sub in graph.subgraphs(node) for v in sub.free_vars()]
         joined = None
         if _fusible(node) and node.outputs[0].aval.ndim >= 1:
             producers = []
@@ -145,20 +155,24 @@ def find_groups(graph):
                 if g is not None and live(g) not in producers:
                     producers.append(live(g))
             for g in producers:
-                if _try_join(g, node, _Reach(reach, merged_into)):
+                if _try_join(g, node, view):
                     joined = g
                     break
             if joined is not None:
                 for other in producers:
-                    if other is not joined and _try_merge(joined, other,
-                                                          _Reach(reach, merged_into)):
+                    if other is not joined and _try_merge(joined, other, view):
                         merged_into[other.id] = joined
+                        joined.deps |= other.deps
             else:
                 joined = _start_group(len(groups), node)
                 if joined is not None:
                     groups.append(joined)
-        deps = frozenset().union(*[reach.get(v, frozenset()) for v in ins]) if ins else frozenset()
+        deps = frozenset().union(*[reach.get(v, frozenset()) for v in ins + outer])
+        if node.prim.effect:
+            deps = effects_reach = deps | effects_reach
         if joined is not None:
+            joined.deps |= frozenset().union(*[reach.get(v, frozenset()) for v in ins
+                                               if v not in joined.values])
             deps = deps | {joined.id}
         for o in node.outputs:
             reach[o] = deps
@@ -168,22 +182,27 @@ def find_groups(graph):
 
 
 class _Reach:
-    """``reach`` with merged groups answering for the groups they took in: ``group.id in
-    view.get(v, ())`` asks whether ``v`` depends on any part of ``group``."""
+    """``reach`` seen through the groups: ``group.id in view.get(v, ())`` asks whether
+    ``v`` depends on any part of ``group``, directly or through the inputs of the groups
+    it depends on (each to be one fused node), merged groups answering for those they
+    took in."""
 
-    def __init__(self, reach, merged_into):
-        self.reach, self.merged_into = reach, merged_into
+    def __init__(self, reach, merged_into, groups):
+        self.reach, self.merged_into, self.groups = reach, merged_into, groups
 
     def get(self, var, default=()):
         ids = self.reach.get(var)
         if ids is None:
             return default
-        out = set()
-        for gid in ids:
+        out, todo = set(), list(ids)
+        while todo:
+            gid = todo.pop()
+            if gid in out:
+                continue
             out.add(gid)
-            while gid in self.merged_into:
-                gid = self.merged_into[gid].id
-                out.add(gid)
+            if gid in self.merged_into:
+                todo.append(self.merged_into[gid].id)
+            todo.extend(self.groups[gid].deps)
         return out
 
 

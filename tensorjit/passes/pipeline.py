@@ -27,6 +27,15 @@ from .collectives import bucket_all_reduces, overlap_all_reduces
 LEVELS = ("O0", "O1")
 
 
+class PassFailure(RuntimeError):
+    """A pass raised on a graph that eager mode runs: a compiler bug, named by its pass
+    (the jit layer falls back to a lower level, or eager mode)."""
+
+    def __init__(self, stage, error):
+        super().__init__(f"{stage}: {type(error).__name__}: {error}")
+        self.stage, self.error = stage, error
+
+
 def optimize(graph, level="O0", options=None):
     """Optimize ``graph`` in place; returns {pass name: number of changes}."""
     options = options or {}
@@ -34,7 +43,10 @@ def optimize(graph, level="O0", options=None):
 
     def run(name, pass_fn, *args, counted=True):
         with timeline.span(name, "pass"):
-            changes = pass_fn(graph, *args)
+            try:
+                changes = pass_fn(graph, *args)
+            except Exception as exc:
+                raise PassFailure(name, exc) from exc
         if counted:
             report[name] = report.get(name, 0) + changes
 

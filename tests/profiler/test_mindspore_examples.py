@@ -107,8 +107,10 @@ if __name__ == '__main__':
 def _run(tmp_path, source):
     script = tmp_path / "example.py"
     script.write_text(textwrap.dedent(source))
+    env = dict(os.environ)
+    env.pop("PYTHONWARNINGS", None)        # (the other interpreters' suites set "ignore")
     proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600)
+                          text=True, timeout=600, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc
 

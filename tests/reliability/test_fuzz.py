@@ -92,3 +92,25 @@ def test_a_sum_cancelling_to_rounding_noise_is_ill_conditioned():
     assert ill_conditioned(f, [x], _call(f, [x]))
     y = np.array([1.0, 2.0, 3.5, 4.0], np.float32)
     assert not ill_conditioned(lambda t: t * 2.0 + 1.0, [y], _call(lambda t: t * 2.0 + 1.0, [y]))
+
+
+def test_a_campaign_runs_fresh_workers_and_writes_standalone_scripts(tmp_path):
+    """--campaign: workers per seed and kind, a report separating internal errors from
+    wrong answers; a mismatch's script re-checks the program on its own."""
+    import subprocess
+    import sys
+    from tensorjit.tools.fuzz import campaign, cli, CONFIGS
+    from tensorjit.tools.fuzz.check import Mismatch
+    proc = subprocess.run([sys.executable, "-m", "tensorjit.tools.fuzz", "--campaign",
+                           "--budget", "300", "--programs", "3", "--grad-programs", "2",
+                           "--seeds", "905", "--jobs", "2", "--save", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "value  905" in proc.stdout and "grad   905" in proc.stdout
+    assert "5 programs, 0 wrong answers, 0 internal errors" in proc.stdout
+    program = cli.generate(905, 1)
+    script = campaign.write_script(Mismatch(program, CONFIGS[0], 0, "a detail"), 905, 1,
+                                   "value", str(tmp_path))
+    rerun = subprocess.run([sys.executable, script], capture_output=True, text=True,
+                           timeout=300)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr     # it agrees with eager now

@@ -526,3 +526,91 @@ def test_an_inlined_expression_does_not_read_a_buffer_a_fused_kernel_reused(monk
     b = np.array([[[0.05572234]], [[0.1974194]], [[-0.1398344]], [[-0.8811733]]], np.float32)
     check(read_after_a_reused_buffer, [a], [b],
           configs=[c for c in CONFIGS if c["jit_level"] == "O1"])
+
+
+def augmented_assignment_of_a_broadcast(x0, x1):
+    v3 = ops.logical_not(x0).copy()
+    v3 -= ops.erf(x1)
+    return v3
+
+
+def test_augmented_assignment_is_guarded_on_the_shapes_it_decided_by():
+    """fuzz seed 901 program 966 (trace, O0): ``v3 -= w`` stores the result in v3 (cast to
+    bool) when it has v3's shape, and rebinds v3 to the float32 result when broadcasting
+    makes it larger. The trace graph of the first shapes held the cast and, reading no
+    shape in user code, was reused for the second: a bool result where eager gives
+    float32. The decision now makes the graph specific to its input shapes."""
+    rng = np.random.default_rng(0)
+    same = [rng.standard_normal(s).astype(np.float32) for s in ((5, 5, 3), (5, 5, 1))]
+    larger = [rng.standard_normal(s).astype(np.float32) for s in ((5, 1), (2, 6, 1, 2))]
+    check(augmented_assignment_of_a_broadcast, same, larger, calls=[0, 1, 0, 1, 1, 0])
+
+
+def update_inside_branches_inside_a_loop(x0, x1):
+    v0 = ops.stack((x0, x0 * x0))
+    v1 = v0.transpose((1, 0))
+    v2 = v1[1, ::-1]
+    v4 = ops.gelu(v2)
+    v5 = ops.erf(v2)
+    v6 = ops.atan(v4)
+    v7 = v2
+    for i8 in range(1):
+        if v7.mean() < 0.5:
+            v7 = ops.atan2(v7, v7.sum(axis=0, keepdims=True) * v7.sum(axis=0, keepdims=True)
+                           + 1.0)
+            v9 = v5 - x1                                        # noqa: F841 (as generated)
+            v7 = v7 - v7.mean(0, True)
+        else:
+            v7 = v6 * v7
+            v7 = ops.atan2(v7, v7.sum(axis=-1, keepdims=True) * v7.sum(axis=-1, keepdims=True)
+                           + 1.0)
+        if v7.sum() > 0:
+            v7[0] = 0.5
+            v7 = v7 + 2.0
+    return (v7 * ops.cos(v7)).sum()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_fusion_never_makes_two_groups_wait_for_each_other(mode, monkeypatch):
+    """fuzz --grad seed 778 programs 168 and 423 (ast, O1): "schedule: the graph has a
+    cycle". A node joined group A with an input from group B that did not depend on A
+    itself, but B, fused into one node, also waits for an input that depends on A (the
+    backward of a branch): A and B waited for each other. Joining now follows the
+    dependencies of whole groups (and of sub-graph captures and the order of effects)."""
+    from tensorjit.passes import fusion
+    monkeypatch.setattr(fusion, "MIN_ELEMENTS", 0)
+    rng = np.random.default_rng(0)
+    args = [rng.standard_normal(3), rng.standard_normal(1)]
+    grad = ms.grad(update_inside_branches_inside_a_loop, grad_position=(0, 1))
+    expected = grad(*map(Tensor, args))
+    for level in ("O0", "O1"):
+        got = ms.jit(grad, capture_mode=mode, jit_level=level)(*map(Tensor, args))
+        for g, e in zip(got, expected):
+            np.testing.assert_allclose(g.asnumpy(), e.asnumpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_a_branch_taken_only_at_the_point_itself_is_ill_conditioned():
+    """fuzz --grad seed 778 program 258: ``if v5.sum() > 0`` of a mean-centred ``v5`` is
+    decided by rounding; at the inputs one branch, a step away on both sides the other, so
+    finite differences (either step) measure the other branch's derivative and the check
+    reported eager's gradient as wrong. A function whose value at the point is not the mean
+    of its neighbours' now counts as ill-conditioned."""
+    from tensorjit.tools.fuzz import check as fuzz_check
+    from tensorjit.tools.fuzz.cli import generate
+
+    point = np.array([0.3, -1.2])
+
+    def spike(x):                  # smooth, plus a jump exactly at ``point``
+        at = ops.cast(ops.all(x == Tensor(point)), x.dtype)
+        return (x * x).sum() + 3.0 * at
+
+    def smooth(x):
+        return (ops.sin(x) * x).sum()
+
+    reference = fuzz_check.numeric_grad(spike, [point])
+    assert fuzz_check.not_smooth(spike, [point], reference)
+    assert not fuzz_check.not_smooth(smooth, [point], fuzz_check.numeric_grad(smooth, [point]))
+    program = generate(778, 258, grad=True)
+    before = fuzz_check.STATS["ill_conditioned"]
+    assert fuzz_check.check_grad_program(program, configs=CONFIGS[:2]) == []
+    assert fuzz_check.STATS["ill_conditioned"] == before + 1

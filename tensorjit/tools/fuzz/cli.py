@@ -37,7 +37,23 @@ def main(argv=None):
     parser.add_argument("--save", default="", help="directory to write mismatching programs")
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="seconds per configuration call before it counts as a hang")
+    parser.add_argument("--campaign", action="store_true",
+                        help="fresh seeds on every core until --budget runs out (campaign.py)")
+    parser.add_argument("--budget", type=float, default=3600.0, help="campaign seconds")
+    parser.add_argument("--grad-programs", type=int, default=500,
+                        help="gradient programs per campaign seed (--programs: value ones)")
+    parser.add_argument("--seeds", default="", help="campaign seeds (default: fresh ones)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="campaign workers (default: one per core)")
+    parser.add_argument("--campaign-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.campaign:
+        from . import campaign
+        seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
+        results = campaign.run(args.budget, args.programs, args.grad_programs, seeds,
+                               max(1, args.jobs), args.save or "fuzz-campaign")
+        print(campaign.report(results))
+        return 1 if any(r["mismatches"] or r["internal"] for r in results) else 0
 
     if args.fuse_all:
         from tensorjit.passes import fusion
@@ -52,6 +68,7 @@ def main(argv=None):
     start = time.perf_counter()
     tried = skipped = runs = 0
     mismatches = []
+    found_all = []
     for index in range(args.start, args.start + args.programs):
         program = generate(args.seed, index, args.grad, args.max_statements)
         if program is None:
@@ -65,6 +82,8 @@ def main(argv=None):
         tried += 1
         runs += len(configs)
         mismatches.extend((index, m) for m in found)
+        if found and args.campaign_worker:
+            found_all.extend((index, m) for m in found)
         if found:
             details = "\n".join(f"  {config_label(m.config)}, call {m.call}: "
                                  f"{m.detail.strip()}" for m in found)
@@ -92,7 +111,13 @@ def main(argv=None):
     print(f"O1 fused kernels: {native.STATS['compiled']} compiled, {native.STATS['loaded']} "
           f"loaded from the disk cache, {native.STATS['numpy']} on NumPy")
     print(f"time: {elapsed:.0f} s")
-    return 1 if mismatches else 0
+    from tensorjit.jit import fallback
+    print(f"internal errors the safety net caught: {len(fallback.FAILURES)}")
+    if args.campaign_worker:
+        from . import campaign
+        campaign.worker_summary(args.seed, "grad" if args.grad else "value", tried, found_all,
+                                args.save)
+    return 1 if mismatches or fallback.FAILURES else 0
 
 
 if __name__ == "__main__":
