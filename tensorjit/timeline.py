@@ -14,7 +14,8 @@ import sys
 import threading
 import time
 
-__all__ = ["recorder", "Recorder", "span", "instant", "counter", "user_line", "start", "stop"]
+__all__ = ["recorder", "graphs", "Recorder", "span", "instant", "counter", "user_line",
+           "user_stack", "op_done", "kernel_done", "start", "stop"]
 
 recorder = None          # the Recorder now recording, or None
 # what the report shows of each graph profiled in this process (its IR, its timed code),

@@ -310,8 +310,9 @@ def assign_line(targets, exprs):
 def is_shape_generic(graph):
     """True when the graph's code computes the right thing for inputs of any shape (same
     dtypes): every node's kernel is shape-agnostic and no constant has a shape baked in."""
-    if any(np.ndim(v) for v in graph.consts.values()):
-        return False
+    if any(np.ndim(v) for v in graph.consts.values()) or getattr(graph, "shape_specific",
+                                                                  False):
+        return False            # (a pass relied on these shapes: simplify.uniform_constant)
     for node in graph.nodes:
         if not node.prim.shape_generic:
             return False

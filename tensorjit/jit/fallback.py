@@ -2,9 +2,9 @@
 graph that eager mode runs is a bug of the compiler, not of the program: the user gets
 eager's results, not an internal traceback. The graph is compiled again from its captured
 form at O0 and, if that fails too, run node by node through the primitives' kernels
-(eager mode's arithmetic; the user's Python is not run a second time); one warning per
-failure names the error and asks for a report. Under ``fullgraph=True``
-the failure is an error (``InternalCompilerError``) instead.
+(eager mode's arithmetic; the user's Python is not run a second time); one warning names
+the error and asks for a report. Under ``fullgraph=True`` the failure is an error
+(``InternalCompilerError``) instead.
 """
 import traceback
 import warnings
@@ -29,7 +29,7 @@ class InternalCompilerError(RuntimeError):
             f"{type(error).__name__}: {error}" + (f" ({where[0]})" if where else "") +
             ". This is a bug of tensorjit, not of your program; please report it with the "
             "program (tensorjit.explain shows its graphs). Without fullgraph=True the "
-            "function falls back to a lower jit_level, or to eager mode")
+            "graph is compiled at O0 instead, or run node by node as eager mode does")
 
 
 def compile_with_fallback(graph, opts, name, compile_at):

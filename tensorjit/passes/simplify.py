@@ -181,7 +181,8 @@ def transpose_chain(node, ctx):
 
 def uniform_constant(node, ctx):
     """An elementwise op reading a constant whose elements are all equal reads a scalar
-    literal instead (if the result's shape does not depend on that operand's shape)."""
+    literal instead (if the result's shape does not depend on that operand's shape: for
+    these input shapes, so the graph is marked ``shape_specific``)."""
     if not node.prim.elementwise or len(node.outputs) != 1:
         return None
     changed = False
@@ -200,6 +201,9 @@ def uniform_constant(node, ctx):
         inputs[i] = Literal(np.asarray(first, dtype=value.dtype))
         changed = True
     if changed:
+        # right for these shapes only: with another operand of lower rank, the constant's
+        # shape would have decided the result's, so the graph is no longer shape-generic
+        ctx.graph.shape_specific = True
         return Make(node.prim, inputs, dict(node.params))
 
 

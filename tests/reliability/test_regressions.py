@@ -614,3 +614,18 @@ def test_a_branch_taken_only_at_the_point_itself_is_ill_conditioned():
     before = fuzz_check.STATS["ill_conditioned"]
     assert fuzz_check.check_grad_program(program, configs=CONFIGS[:2]) == []
     assert fuzz_check.STATS["ill_conditioned"] == before + 1
+
+
+def remainder_by_a_one_element_constant(x0, x1):
+    return x1 % Tensor(np.array([10000.0], np.float16))
+
+
+def test_a_constant_read_as_a_scalar_keeps_the_graph_to_its_shapes():
+    """fuzz campaign seed 52607527 program 1693 (trace, O1): O1 reads a constant whose
+    elements are all equal as a scalar when the other operand already has the result's
+    shape; the graph then had no shaped constant, was judged shape-generic and was reused
+    for a 0-d ``x1``: shape () where eager broadcasts to (1,). Such a rewrite now marks the
+    graph specific to its shapes."""
+    i32 = np.int32
+    check(remainder_by_a_one_element_constant,
+          [np.ones((3, 1), i32), np.array([7], i32)], [np.ones(1, i32), np.array(7, i32)])
