@@ -19,6 +19,7 @@ import time
 import tensorjit as ms
 from tensorjit.profiler import profile
 from tensorjit.profiler import summary
+from .measure import _wait_for_kernels   # (the steady state, as the other rows time)
 from .models import make_model
 
 
@@ -105,15 +106,6 @@ def _trace_megabytes(session, steps):
 
 def session_top(session, rows=8):
     return session.key_averages().table(row_limit=rows)
-
-
-def _wait_for_kernels():
-    """Background kernel compiles finish before timing (as the training benchmark does)."""
-    try:
-        from tensorjit.backend.numba import background
-        background.wait(120)
-    except ImportError:
-        pass
 
 
 def render(result, args):
