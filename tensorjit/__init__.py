@@ -30,6 +30,7 @@ from .nn import ParameterTuple
 from .ops.random import get_seed
 from .ops.compat import is_tensor
 from . import profiler
+from .deploy import export, load       # (mindspore.export / mindspore.load)
 from .profiler import Profiler
 from .tensor import tensor  # noqa: E402  (the function; the module stays tensorjit.tensor)
 

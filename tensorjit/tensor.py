@@ -110,6 +110,14 @@ class Tensor:
             if shape is None:
                 raise ValueError("Tensor: give input_data, or shape and dtype")
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            if any(d is None or d == -1 for d in shape):
+                raise ValueError(
+                    f"Tensor: shape {shape} has an unknown dimension: MindSpore's "
+                    f"placeholders for set_inputs / export need symbolic shapes, which "
+                    f"tensorjit does not have yet; give every dimension (export writes the "
+                    f"shapes of its example inputs)")
+            if not all(isinstance(d, (int, np.integer)) for d in shape):
+                raise TypeError(f"Tensor: shape {shape} must hold integers")
             if any(d < 0 for d in shape):
                 raise ValueError(f"Tensor: shape {shape} has a negative dimension")
             dtype = dt.as_dtype(dtype) if dtype is not None else dt.float32

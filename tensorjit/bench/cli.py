@@ -12,6 +12,7 @@
     python -m tensorjit.bench vmap            # vmap against batching by hand (vmap.py)
     python -m tensorjit.bench profiler        # the profiler's cost and accounting (profiler.py)
     python -m tensorjit.bench pipeline        # a CNN train loop fed by tensorjit.dataset
+    python -m tensorjit.bench export          # loaded files: tensorjit O1 against ONNX Runtime
 
 Every row is checked against eager before it is timed (WRONG rows are not timed); rows
 whose configuration is not built yet show "not available". Results go to a JSON file and,
@@ -175,6 +176,9 @@ def main(argv=None):
     if argv[:1] == ["vmap"]:                # its own options: bench/vmap.py
         from . import vmap
         return vmap.main(argv[1:])
+    if argv[:1] == ["export"]:              # its own options: bench/export.py
+        from . import export
+        return export.main(argv[1:])
     if argv[:1] == ["pipeline"]:            # its own options: bench/train_pipeline.py
         from . import train_pipeline
         return train_pipeline.main(argv[1:])

@@ -11,7 +11,8 @@ concatenated messages into one); a tensor larger than 512 MiB is split into seve
 with the same tag whose contents are joined. An optional trailer ``b"crc_num"`` + 10 bytes
 (big-endian CRC-32 of everything before it) ends the file.
 
-Why by hand and not the ``protobuf`` package: the schema is three messages and six fields of
+The wire format itself is ``protobuf_wire.py``, shared with the MindIR files. Why by hand
+and not the ``protobuf`` package: the schema is three messages and six fields of
 a wire format that has not changed since 2008, while generated ``_pb2`` modules are tied to
 the protobuf runtime's version; writing it here keeps the dependency list short, lets the
 tensor bytes be written from the arrays without an intermediate message holding a copy, and
@@ -23,6 +24,8 @@ import binascii
 import numpy as np
 
 from .. import dtype as dt
+from .protobuf_wire import LENGTH_DELIMITED as _LENGTH_DELIMITED, VARINT as _VARINT, \
+    Reader, delimited as _delimited, key as _key, varint as _varint
 
 __all__ = ["TYPE_NAMES", "encode_value_header", "parse", "CheckpointFormatError", "CRC_MARK"]
 
@@ -36,33 +39,9 @@ STRING_TYPE = "str"
 CRC_MARK = b"crc_num"
 SLICE_BYTES = 512 * 1024 * 1024       # MindSpore's SLICE_SIZE: larger tensors are split
 
-_LENGTH_DELIMITED, _VARINT, _FIXED64, _FIXED32 = 2, 0, 1, 5
-
 
 class CheckpointFormatError(ValueError):
     """The bytes are not a well-formed MindSpore checkpoint."""
-
-
-def _varint(value):
-    if value < 0:
-        value += 1 << 64                 # int64: two's complement, 10 bytes
-    out = bytearray()
-    while True:
-        low = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(low | 0x80)
-        else:
-            out.append(low)
-            return bytes(out)
-
-
-def _key(field, wire_type):
-    return _varint(field << 3 | wire_type)
-
-
-def _delimited(field, payload):
-    return _key(field, _LENGTH_DELIMITED) + _varint(len(payload)) + payload
 
 
 def encode_value_header(tag, dims, type_name, content_size):
@@ -79,66 +58,18 @@ def encode_value_header(tag, dims, type_name, content_size):
     return _key(1, _LENGTH_DELIMITED) + _varint(value_size) + value_head + tensor_head
 
 
-class _Reader:
-    """Reads protobuf fields from ``data[start:end]``; errors name the byte offset."""
-
-    def __init__(self, data, start, end, what):
-        self.data, self.pos, self.end, self.what = data, start, end, what
-
-    def fail(self, problem):
-        raise CheckpointFormatError(f"{problem} (in {self.what}, at byte {self.pos})")
-
-    def varint(self):
-        result, shift = 0, 0
-        while True:
-            if self.pos >= self.end:
-                self.fail("the file ends inside a number: it is truncated")
-            byte = self.data[self.pos]
-            self.pos += 1
-            result |= (byte & 0x7F) << shift
-            if not byte & 0x80:
-                return result
-            shift += 7
-            if shift >= 70:
-                self.fail("a number is longer than 10 bytes: this is not a checkpoint")
-
-    def fields(self):
-        """(field number, wire type, value): value is an int, or (start, end) of a
-        length-delimited payload."""
-        while self.pos < self.end:
-            key = self.varint()
-            field, wire_type = key >> 3, key & 7
-            if field == 0:
-                self.fail("field number 0: this is not a checkpoint")
-            if wire_type == _VARINT:
-                yield field, wire_type, self.varint()
-            elif wire_type == _LENGTH_DELIMITED:
-                size = self.varint()
-                start = self.pos
-                if start + size > self.end:
-                    self.fail(f"a field of {size} bytes runs past the end ({self.end - start} "
-                              f"bytes left): the file is truncated")
-                self.pos = start + size
-                yield field, wire_type, (start, start + size)
-            elif wire_type in (_FIXED64, _FIXED32):
-                width = 8 if wire_type == _FIXED64 else 4
-                if self.pos + width > self.end:
-                    self.fail("the file ends inside a field: it is truncated")
-                self.pos += width
-                yield field, wire_type, None
-            else:
-                self.fail(f"wire type {wire_type} does not exist in protobuf: this is not a "
-                          f"checkpoint")
+def _reader(data, start, end, what):
+    return Reader(data, start, end, what, CheckpointFormatError, "a checkpoint")
 
 
 def _parse_tensor(data, start, end, tag):
-    reader = _Reader(data, start, end, f"parameter {tag!r}")
+    reader = _reader(data, start, end, f"parameter {tag!r}")
     dims, type_name, content = [], None, None
     for field, wire_type, value in reader.fields():
         if field == 1 and wire_type == _VARINT:
             dims.append(value - (1 << 64) if value >= 1 << 63 else value)
         elif field == 1 and wire_type == _LENGTH_DELIMITED:          # packed dims
-            packed = _Reader(data, value[0], value[1], f"parameter {tag!r}")
+            packed = _reader(data, value[0], value[1], f"parameter {tag!r}")
             while packed.pos < packed.end:
                 dims.append(packed.varint())
         elif field == 2 and wire_type == _LENGTH_DELIMITED:
@@ -152,12 +83,12 @@ def _parse_tensor(data, start, end, tag):
 
 def _records(data, end):
     """(tag, dims, type name, (content start, end)) for every value, in file order."""
-    top = _Reader(data, 0, end, "the file")
+    top = _reader(data, 0, end, "the file")
     for field, wire_type, span in top.fields():
         if field != 1 or wire_type != _LENGTH_DELIMITED:
             top.fail(f"unexpected field {field} (wire type {wire_type}) where a checkpoint "
                      f"value should be")
-        reader = _Reader(data, span[0], span[1], "a checkpoint value")
+        reader = _reader(data, span[0], span[1], "a checkpoint value")
         tag, tensor = None, None
         for sub, sub_type, value in reader.fields():
             if sub == 1 and sub_type == _LENGTH_DELIMITED:

@@ -25,13 +25,14 @@ from .wrap import WithLossCell, WithEvalCell, TrainOneStepCell
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
                          TrainOneStepWithLossScaleCell)
 from .parallel import DistributedGradReducer
+from .graph_cell import GraphCell
 from . import initializer
 from .metrics import (Metric, Accuracy, TopKCategoricalAccuracy, Top1CategoricalAccuracy,
                       Top5CategoricalAccuracy)
 from . import metrics
 
 __all__ = [
-    "Cell", "ParameterTuple", "SequentialCell", "CellList", "CellDict",
+    "Cell", "ParameterTuple", "GraphCell", "SequentialCell", "CellList", "CellDict",
     "ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax",
     "ELU", "Mish", "get_activation", "Dense", "Flatten", "Identity", "Dropout", "Conv2d",
     "BatchNorm1d", "BatchNorm2d", "LayerNorm", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d",

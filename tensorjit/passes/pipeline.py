@@ -10,7 +10,8 @@ O1: adds folding of tensor constants, decomposition of composite primitives into
 Both: ``exec_order`` ("bfs" | "dfs") reorders the graph (schedule.py), which also records
     the estimated peak memory of the final order in ``graph.memory``; all-reduces across
     ranks are bucketed first and split into non-blocking start / wait pairs last
-    (collectives.py)."""
+    (collectives.py).
+Export asks for a ``portable`` graph: the same passes without fusion and buffer reuse."""
 from .. import timeline
 from ..ir.verify import verify
 from .fold_constants import fold_constants
@@ -36,8 +37,10 @@ class PassFailure(RuntimeError):
         self.stage, self.error = stage, error
 
 
-def optimize(graph, level="O0", options=None):
-    """Optimize ``graph`` in place; returns {pass name: number of changes}."""
+def optimize(graph, level="O0", options=None, portable=False):
+    """Optimize ``graph`` in place; returns {pass name: number of changes}. ``portable``
+    (export) leaves out what ties the graph to this backend: fused kernels and their
+    buffer reuse."""
     options = options or {}
     report = {}
 
@@ -59,11 +62,12 @@ def optimize(graph, level="O0", options=None):
         run("dce", eliminate_dead_code)
         run("fold_batchnorm", fold_batchnorm)
         run("simplify", simplify)
-        run("fusion", fuse)
+        if not portable:
+            run("fusion", fuse)
     run("dce", eliminate_dead_code)
     run("schedule", schedule, options.get("exec_order"), counted=False)
     run("all_reduce_overlap", overlap_all_reduces)
-    if level == "O1":
+    if level == "O1" and not portable:
         run("buffer_reuse", reuse_buffers)
     run("verify", verify, counted=False)
     graph.pass_report = report

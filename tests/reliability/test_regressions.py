@@ -629,3 +629,29 @@ def test_a_constant_read_as_a_scalar_keeps_the_graph_to_its_shapes():
     i32 = np.int32
     check(remainder_by_a_one_element_constant,
           [np.ones((3, 1), i32), np.array([7], i32)], [np.ones(1, i32), np.array(7, i32)])
+
+
+def test_a_remainder_of_two_roundings_of_one_value_is_ill_conditioned():
+    """fuzz campaign seed 61128003 program 1535 (every mode, O1): ``np.tanh(x) % ops.tanh(x)``
+    is 0 in eager (the same NumPy kernel twice) and nearly ``tanh(x)`` where O1's fused tanh
+    (within its few ulps) lands one ulp above NumPy's. Moving the inputs could not show it
+    (both sides move together); moving every elementwise kernel's result by a few ulps, the
+    accuracy fused kernels are allowed, does. A program that tells apart the roundings of
+    equal values is ill-conditioned, not a compiler error."""
+    from tensorjit.tools.fuzz import check as fuzz_check
+    from tensorjit.tools.fuzz.cli import generate
+
+    def remainder(x):
+        return Tensor(np.tanh(x.asnumpy())) % ops.tanh(x)
+
+    def well_posed(x):
+        return Tensor(np.tanh(x.asnumpy())) + ops.tanh(x) % 0.75
+
+    x = np.array([[1.9, -3.6, 1.58], [-1.16, 0.1, 2.4]], np.float32)
+    assert fuzz_check.ill_conditioned(remainder, [x], fuzz_check._call(remainder, [x]))
+    assert not fuzz_check.ill_conditioned(well_posed, [x], fuzz_check._call(well_posed, [x]))
+    program = generate(61128003, 1535)
+    before = fuzz_check.STATS["ill_conditioned"]
+    assert fuzz_check.check_program(program, configs=[c for c in CONFIGS
+                                                      if c["jit_level"] == "O1"][:2]) == []
+    assert fuzz_check.STATS["ill_conditioned"] > before

@@ -17,6 +17,8 @@ It reads one JSON request per line on stdin and answers one JSON line on stdout:
       "first_steps_s" their sum; fewer once budget_s is spent), their losses saved to
       PATH; "peak_rss" is the resident-set high-water mark during one more step, in bytes
       (``peak_rss``); "call_s" the best of two further steps
+  {"op": "build", "workload": W, "variant": V, "output": PATH, "file": F, "inputs": NPZ}
+      an exported model file F run on the inputs in NPZ (``export_workloads.py``)
   {"op": "exit"}
 
 Inputs come from ``np.random.default_rng(0)`` in every worker, so all see the same arrays.
@@ -41,6 +43,10 @@ try:
     from .kernel_workloads import KERNELS, BUILDERS as KERNEL_BUILDERS
 except ImportError:
     from kernel_workloads import KERNELS, BUILDERS as KERNEL_BUILDERS
+try:
+    from .export_workloads import BUILDERS as FILE_BUILDERS
+except ImportError:
+    from export_workloads import BUILDERS as FILE_BUILDERS
 
 ROWS, WIDTH = 2048, 1024
 WORKLOADS = {
@@ -178,8 +184,13 @@ TRAINING = {
     "gpt": "GPT decoder (exact GELU), Adam",
 }
 
+def onnxruntime_builder(workload, variant):
+    raise NotImplementedError("ONNX Runtime runs exported files only (bench export)")
+
+
 BUILDERS = {"numpy": numpy_builder, "tensorjit": tensorjit_builder, "torch": torch_builder,
-            "jax": jax_builder, "mindspore": mindspore_builder}
+            "jax": jax_builder, "mindspore": mindspore_builder,
+            "onnxruntime": onnxruntime_builder}
 
 
 _framework = None
@@ -212,6 +223,10 @@ def _build(builder, request, built):
     if request["workload"] in TRAINING:
         return _build_training(request, built)
     workload = request["workload"]
+    if request.get("file"):               # an exported model file (export_workloads.py)
+        if _framework not in FILE_BUILDERS:
+            raise NotImplementedError(f"{_framework} does not run exported files")
+        return _timed_build(lambda: FILE_BUILDERS[_framework](request), request, built)
     if workload in VMAP_WORKLOADS or workload in KERNELS:
         builders = VMAP_BUILDERS if workload in VMAP_WORKLOADS else KERNEL_BUILDERS
         builder = builders.get(_framework)
@@ -220,7 +235,13 @@ def _build(builder, request, built):
     elif workload not in WORKLOADS and not (
             builder is tensorjit_builder and workload in TENSORJIT_WORKLOADS):
         raise NotImplementedError(f"unknown workload {workload!r}")
-    fn, args, to_numpy, sync = builder(workload, request["variant"])
+    return _timed_build(lambda: builder(workload, request["variant"]), request, built)
+
+
+def _timed_build(make, request, built):
+    """Build (``make() -> (fn, args, to_numpy, sync)``), time the first call, save its
+    result, time two more."""
+    fn, args, to_numpy, sync = make()
     start = time.perf_counter()
     out = fn(*args)
     if sync:

@@ -5,16 +5,23 @@ case: nothing in the function needed Python at run time) or a ``Program`` of gra
 segments joined by Python calls and run-time decisions (see program.py)."""
 from ... import pytree
 from ...ir.graph import Graph
-from .driver import Driver, GraphBreakError, top_level_unsupported
+from .driver import Driver, GraphBreakError, top_level_unsupported, python_function
 from .program import Return, Action, Branch, Interpret
 from .values import TSlot, TConst, TSeq, TDict
 from .versions import check_version
 from ..request import Captured, CaptureInfo, NOT_RUN
 from ..breaks import GraphBreak, UNSUPPORTED_SYNTAX
+from ..user_code import is_internal_module
 
 
 def capture(request, struct, leaves, run):
     check_version()
+    if _is_tensorjit_code(request.target):
+        # tensorjit's own layers (nn.LSTM, a loaded GraphCell): captures call such code
+        # directly and it records primitives, at the top level as when a user's function
+        # calls it (user_code.py)
+        from ..trace import capture as trace_capture
+        return trace_capture(request, struct, leaves, run)
     problem = top_level_unsupported(request.target)
     if problem is not None:
         return _native(request, struct, leaves, run, *problem)
@@ -64,6 +71,14 @@ class BytecodeInfo:
     @property
     def guards(self):
         return [g.description for a in self.program.last_path for g in a.guards]
+
+
+def _is_tensorjit_code(target):
+    try:
+        func, _ = python_function(target, [])
+    except TypeError:
+        return False
+    return getattr(func, "__module__", None) is not None and is_internal_module(func.__module__)
 
 
 def _native(request, struct, leaves, run, reason, location):

@@ -191,7 +191,7 @@ class Driver:
         state = SegmentState(program, env, self.name, program.root_slots)
         tracers = [state.tensor_input(i, leaf) for i, leaf in sorted(env.items())]
         args, kwargs = request.rebuild_call(struct, tracers)
-        func, args = _python_function(request.target, args)
+        func, args = python_function(request.target, args)
         frame = initial_frame(func, args, kwargs)
         for value in packed_arguments(func.__code__, frame.locals, frame.cells):
             state.owned.add(id(value))
@@ -359,7 +359,7 @@ def _call_cell(cell, *args):
     return cell(*args)
 
 
-def _python_function(target, args):
+def python_function(target, args):
     """The Python function to interpret for ``target`` and its full argument list."""
     from ...nn.cell import Cell
     if isinstance(target, types.FunctionType):
@@ -380,7 +380,7 @@ def _python_function(target, args):
 def top_level_unsupported(target):
     """Why the top-level function cannot be interpreted (None if it can)."""
     try:
-        func, _ = _python_function(target, [])
+        func, _ = python_function(target, [])
     except TypeError as exc:
         return str(exc), "?"
     reason = unsupported_reason(func.__code__, Interpreter)
