@@ -1,6 +1,7 @@
 """The test suite and the examples on every other installed CPython that tensorjit supports.
 
     python -m tensorjit.tools.pythons                  # every other supported version found
+    python -m tensorjit.tools.pythons --here           # and the running one's whole suite
     python -m tensorjit.tools.pythons --only 3.12 --quick
 
 Interpreters are found the ordinary way: ``python3.X`` on PATH, then pyenv's versions
@@ -17,8 +18,10 @@ examples run with ``--check`` in every interpreter, the running one included, an
 results must agree to float32 rounding (the interpreters may carry different NumPy releases). Interpreters are
 checked side by side (``--jobs``, default 3 on two or more cores: each suite is one process,
 mostly on one core; three on two cores keep both busy to the end, where two at a time left
-one core idle while the third suite ran alone). It prints which versions ran and which were
-not found; exit status 1 if anything failed.
+one core idle while the third suite ran alone). With ``--here`` the running interpreter's
+whole suite is one more of these jobs (the README's test command: a suite is one process on
+one core, so run alone it left the second core idle for ten minutes). It prints which
+versions ran and which were not found; exit status 1 if anything failed.
 """
 import argparse
 import concurrent.futures
@@ -180,8 +183,12 @@ def main(argv=None):
     parser.add_argument("--full", action="store_true",
                         help=f"the whole suite on {', '.join(QUICK_VERSIONS)} too")
     parser.add_argument("--no-examples", action="store_true")
-    parser.add_argument("--jobs", type=int, default=3 if (os.cpu_count() or 1) >= 2 else 1,
-                        help="interpreters checked at once (default: 3, or 1 on one core)")
+    parser.add_argument("--here", action="store_true",
+                        help="also run the whole suite in the running interpreter, side by "
+                             "side with the others")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="suites run at once (default: all of them on two or more cores, "
+                             "else 1)")
     args = parser.parse_args(argv)
     root = project_root()
     running = "%d.%d" % sys.version_info[:2]
@@ -198,11 +205,17 @@ def main(argv=None):
             print(f"CPython {version}: not found (no python{version} on PATH or in pyenv)")
         else:
             found.append((version, interpreter))
+    jobs = args.jobs or (len(found) + args.here if (os.cpu_count() or 1) >= 2 else 1)
     # each suite is one process, mostly on one core: run them side by side
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        here = pool.submit(check_running, root, args.quick) if args.here else None
         reports = [pool.submit(check_version, root, version, interpreter,
                                args.quick or (version in QUICK_VERSIONS and not args.full),
                                reference, running) for version, interpreter in found]
+        if here is not None:
+            passed, text = here.result()
+            print(text, flush=True)
+            ok = ok and passed
         for (version, _), report in zip(found, reports):
             passed, text = report.result()
             print(text, flush=True)
@@ -212,6 +225,14 @@ def main(argv=None):
     print(f"ran on CPython {', '.join([running + ' (this one)'] + ran)}"
           + (f"; not found: {', '.join(missing)}" if missing else ""))
     return 0 if ok else 1
+
+
+def check_running(root, quick):
+    """(passed, report text) for the running interpreter's suite."""
+    passed, seconds, summary, failed = run_suite(root, sys.executable, quick)
+    lines = [f"CPython {'%d.%d' % sys.version_info[:2]} (this one, {sys.executable}):",
+             f"  test suite{' (quick)' if quick else ''}: {summary} ({seconds:.0f} s)"]
+    return passed, "\n".join(lines + [f"    {line}" for line in failed[:70]])
 
 
 def check_version(root, version, interpreter, quick, reference, running):
