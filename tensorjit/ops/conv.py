@@ -83,7 +83,7 @@ def resolve_padding(pad_mode, padding, in_hw, kernel, stride, dilation, op):
     raise ValueError(f"{op}: pad_mode must be 'pad', 'same' or 'valid', got {pad_mode!r}")
 
 
-def _windows(x, kernel, stride, padding, dilation, pad_value=0):
+def window_view(x, kernel, stride, padding, dilation, pad_value=0):
     """(N, C, OH, OW, KH, KW) strided view of the (padded) input: no copy."""
     top, bottom, left, right = padding
     if any(padding):
@@ -401,7 +401,7 @@ def _unfold_rule(x, kernel, stride, padding, dilation, pad_value):
 
 
 def _unfold_impl(x, kernel, stride, padding, dilation, pad_value):
-    return _windows(x, kernel, stride, padding, dilation, pad_value)
+    return window_view(x, kernel, stride, padding, dilation, pad_value)
 
 
 def _unfold_vjp(ct, out, x, kernel, stride, padding, dilation, pad_value):
@@ -482,7 +482,7 @@ def avg_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0,
         kh, kw = geometry["kernel"]
         return _ew.mul(total, 1.0 / (kh * kw))
     ones = np.ones((1, 1) + tuple(x.shape[2:]), x.dtype)
-    counts = _windows(ones, geometry["kernel"], geometry["stride"], geometry["padding"],
+    counts = window_view(ones, geometry["kernel"], geometry["stride"], geometry["padding"],
                       geometry["dilation"]).sum(axis=(-2, -1))
     return _ew.div(total, coerce.constant(counts, x.dtype))
 

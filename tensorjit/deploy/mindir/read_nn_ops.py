@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ... import dtype as dt
-from ...ops.conv import _windows, resolve_padding
+from ...ops.conv import window_view, resolve_padding
 from .read_ops import axis_of, imports, ints, reshape, resolve_shape, setting, tensors
 from .reader import Const, Missing, Seq
 
@@ -193,7 +193,7 @@ def _avg_pool(r, inputs, attrs):
     windows = r.bind("unfold", [x], pad_value=0, **geometry)
     total = r.bind("reduce_sum", [windows], axes=(4, 5), keepdims=False)
     ones = np.ones((1, 1) + tuple(x.aval.shape[2:]), np.dtype(x.aval.dtype))
-    counts = np.ascontiguousarray(_windows(ones, geometry["kernel"], geometry["stride"],
+    counts = np.ascontiguousarray(window_view(ones, geometry["kernel"], geometry["stride"],
                                            geometry["padding"], (1, 1)).sum(axis=(-2, -1)))
     return r.bind("div", tensors(r, total, Const(counts.astype(x.aval.dtype))))
 

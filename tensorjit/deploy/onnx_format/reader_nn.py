@@ -68,6 +68,12 @@ def _as_2d(c, x):
     return reshape(c, x, shape[:2] + (1,) + shape[2:]) if len(shape) == 3 else x
 
 
+def _from_2d(c, out):
+    """The 2-D result (N, C, 1, L) of a 1-D window operator back as (N, C, L)."""
+    shape = shape_of(out)
+    return reshape(c, out, shape[:2] + shape[3:])
+
+
 def _spatial_attrs(c):
     """Attributes of a 1-D window operator given the unit height 2-D form has."""
     for key, unit in (("strides", 1), ("dilations", 1), ("kernel_shape", 1)):
@@ -92,10 +98,7 @@ def _conv(c):
                  groups=int(c.attr("group", 1)))
     if bias is not None:
         out = c.bind("add", out, reshape(c, bias, (1, shape_of(bias)[0], 1, 1)))
-    if one_d:
-        shape = shape_of(out)
-        out = reshape(c, out, shape[:2] + shape[3:])
-    return out
+    return _from_2d(c, out) if one_d else out
 
 
 @reads("ConvTranspose")
@@ -134,10 +137,7 @@ def _pooled(c, read):
     if one_d:
         _spatial_attrs(c)
     out = read(c, _as_2d(c, x))
-    if one_d:
-        shape = shape_of(out)
-        out = reshape(c, out, shape[:2] + shape[3:])
-    return out
+    return _from_2d(c, out) if one_d else out
 
 
 @reads("MaxPool")
