@@ -7,6 +7,8 @@ from . import ops
 from .ops import set_seed
 from .autodiff import grad, value_and_grad, vjp, no_grad
 from . import nn
+from . import numpy   # mindspore.numpy (import tensorjit.numpy as mnp)
+from . import mint
 from .checkpoint import save_checkpoint, load_checkpoint, load_param_into_net
 from . import dataset
 from . import amp

@@ -24,9 +24,12 @@ def _convert_data(input_data, dtype):
     elif isinstance(input_data, np.generic):
         array = np.asarray(input_data)
     elif isinstance(input_data, (bool, numbers.Number)):
-        array = np.asarray(input_data, dtype=dt.scalar_dtype(input_data))
+        # a Python float defaults to float32, but Tensor(0.1, float64) keeps all its digits
+        exact = dtype is not None and isinstance(input_data, float)
+        array = np.asarray(input_data, dtype=np.float64 if exact else
+                           dt.scalar_dtype(input_data))
     elif isinstance(input_data, (list, tuple)):
-        array = _array_from_sequence(input_data)
+        array = _array_from_sequence(input_data, floats_default=dtype is None)
     else:
         raise TypeError(f"Tensor: cannot make a tensor from {type(input_data).__name__}; "
                         f"expected a number, a (nested) list/tuple, a NumPy array or a Tensor")
@@ -57,7 +60,9 @@ def _initial_data(init, shape, dtype):
                     f"initializer('normal', shape, dtype)")
 
 
-def _array_from_sequence(data):
+def _array_from_sequence(data, floats_default=True):
+    """The nested sequence as an array; Python floats become float32 unless
+    ``floats_default`` is off (a dtype was asked for: the cast to it comes after)."""
     flat_tensors = []
 
     def unwrap(item):
@@ -77,7 +82,8 @@ def _array_from_sequence(data):
     if array.dtype == object:
         raise ValueError("Tensor: the nested sequence is ragged or holds non-numbers; "
                          "every row must have the same length")
-    if array.dtype == np.float64 and not flat_tensors and not _has_numpy_float64(plain):
+    if array.dtype == np.float64 and floats_default and not flat_tensors and \
+            not _has_numpy_float64(plain):
         array = array.astype(dt.float32)     # Python floats default to float32
     return array
 

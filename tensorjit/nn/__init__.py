@@ -15,6 +15,27 @@ from .layers import (MultiheadAttention, TransformerEncoderLayer, TransformerEnc
 from .loss import (LossBase, MSELoss, L1Loss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits,
                    CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss)
 from .loss import BCELoss, KLDivLoss, CosineEmbeddingLoss
+from .metric_similarity import CosineSimilarity
+from .losses_extra import (HuberLoss, MarginRankingLoss, HingeEmbeddingLoss, SoftMarginLoss,
+                           TripletMarginLoss, GaussianNLLLoss, PoissonNLLLoss, MultiMarginLoss,
+                           MultiLabelSoftMarginLoss, MultilabelMarginLoss, DiceLoss,
+                           MultiClassDiceLoss, FocalLoss, RMSELoss, MAELoss, CTCLoss)
+from .layers.activation_extra import (HShrink, SoftShrink, Tanhshrink, Threshold, Softmin,
+                                      Softmax2d, RReLU, FastGelu, PReLUExt)
+from .layers.math_layers import (Unflatten, Tril, Triu, Roll, Norm, OneHot, Range, Moments,
+                                 MatMul, MatrixDiag, MatrixDiagPart, MatrixSetDiag, ClipByNorm,
+                                 ReduceLogSumExp, LGamma, DiGamma, IGamma, LBeta, MatInverse,
+                                 MatDet)
+from .layers.padding import (Pad, ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d,
+                             ReflectionPad2d, ReflectionPad3d, ReplicationPad1d,
+                             ReplicationPad2d, ReplicationPad3d, ZeroPad2d)
+from .layers.resize import Upsample, PixelShuffle, PixelUnshuffle, ChannelShuffle
+from .layers.linear import Linear
+from .layers.pooling_extra import (AvgPool1d, MaxPool1d, AvgPool3d, MaxPool3d,
+                                   AdaptiveAvgPool1d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,
+                                   AdaptiveMaxPool2d, AdaptiveMaxPool3d, LPPool1d, LPPool2d,
+                                   MaxUnpool1d, MaxUnpool2d, MaxUnpool3d, FractionalMaxPool2d,
+                                   FractionalMaxPool3d)
 from .optim import Optimizer, SGD, Momentum, Adam, AdamWeightDecay, AdamW
 from .dynamic_lr import (piecewise_constant_lr, exponential_decay_lr, natural_exp_decay_lr,
                          inverse_decay_lr, cosine_decay_lr, polynomial_decay_lr, warmup_lr)
@@ -53,6 +74,26 @@ __all__ = [
     "Softplus", "GLU", "Dropout1d", "Dropout2d", "Dropout3d", "Unfold", "Conv1d", "Conv3d",
     "Conv2dTranspose", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
     "BCELoss", "KLDivLoss", "CosineEmbeddingLoss", "RNNCell", "LSTMCell", "GRUCell", "RNN",
+    # pooling layers beyond 2-D max / average (layers/pooling_extra.py)
+    "AvgPool1d", "MaxPool1d", "AvgPool3d", "MaxPool3d", "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+    "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "FractionalMaxPool2d",
+    "FractionalMaxPool3d",
     "LSTM", "GRU", "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
     "TransformerDecoderLayer", "TransformerDecoder", "Transformer",
+    # padding and resizing layers (layers/padding.py, layers/resize.py)
+    "Pad", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
+    "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+    "ReplicationPad3d", "ZeroPad2d", "Upsample", "PixelShuffle", "PixelUnshuffle",
+    "ChannelShuffle",
+    # activations, losses and small math cells (losses_extra, activation_extra, math_layers)
+    "HuberLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
+    "TripletMarginLoss", "GaussianNLLLoss", "PoissonNLLLoss", "MultiMarginLoss",
+    "MultiLabelSoftMarginLoss", "MultilabelMarginLoss", "DiceLoss", "MultiClassDiceLoss",
+    "FocalLoss", "RMSELoss", "MAELoss", "CTCLoss", "HShrink", "SoftShrink", "Tanhshrink",
+    "Threshold", "Softmin", "Softmax2d", "RReLU", "FastGelu", "PReLUExt", "Unflatten", "Tril",
+    "Triu", "Roll", "Norm", "OneHot", "Range", "Moments", "MatMul", "MatrixDiag",
+    "MatrixDiagPart", "MatrixSetDiag", "ClipByNorm", "ReduceLogSumExp", "LGamma", "DiGamma",
+    "IGamma", "LBeta", "MatInverse", "MatDet", "CosineSimilarity",
+    "Linear",   # layers/linear.py (also mint.nn.Linear)
 ]

@@ -25,6 +25,7 @@ from .effects import runtime_print
 from .collective import (ReduceOp, AllReduce, AllGather, ReduceScatter, Broadcast, Barrier,
                          all_reduce, all_gather, reduce_scatter, broadcast, reduce, barrier)
 from .global_norm import clip_by_global_norm
+from .special_math import *  # noqa: F401,F403  (acos, lgamma, bessel_*, hypot, xlogy, ...)
 from . import tensor_methods as _tensor_methods  # noqa: F401  (installs Tensor operators)
 
 
@@ -102,12 +103,26 @@ from .random import normal, uniform, standard_normal, dropout1d, dropout2d, drop
 from .activation import (hardswish, hardsigmoid, softplus, logsigmoid, selu, celu, glu, prelu,
                          bias_add, l2_normalize, fast_gelu)
 from .loss import kl_div, binary_cross_entropy, cosine_embedding_loss
+from .activation import hardshrink, softshrink, threshold, softmin, rrelu, gumbel_softmax
+from .loss_extra import (huber_loss, margin_ranking_loss, hinge_embedding_loss,
+                         soft_margin_loss, triplet_margin_loss, gaussian_nll_loss,
+                         multi_margin_loss, multilabel_soft_margin_loss, multilabel_margin_loss)
+from .rolling import roll
+from .matrix_inverse import inverse, det, matrix_determinant
+from .ctc import ctc_loss
 from .normalization import group_norm, instance_norm
 from .convolutions import conv1d, conv3d, conv_transpose2d, unfold, extract_patches
+from .pooling import avg_pool1d, avg_pool3d, max_pool3d, lp_pool1d, lp_pool2d
+from .adaptive_pooling import (adaptive_avg_pool1d, adaptive_avg_pool3d, adaptive_max_pool1d,
+                               adaptive_max_pool2d, adaptive_max_pool3d)
+from .unpooling import max_unpool1d, max_unpool2d, max_unpool3d
+from .fractional_pooling import fractional_max_pool2d, fractional_max_pool3d
 from .compat import (rank, size, unstack, select, addn, fill, fills, gather_d, sequence_mask,
                      scalar_to_tensor, baddbmm, is_tensor)
 from .loops import scan, while_loop, fori_loop
 from .attention import multi_head_attention_forward
+from .resize import interpolate, upsample
+from .rearrange import pixel_shuffle, pixel_unshuffle, channel_shuffle, repeat_elements
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations

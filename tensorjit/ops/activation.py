@@ -1,10 +1,15 @@
 """Activation functions composed from elementwise primitives (their gradients come from
 those primitives' VJPs), with MindSpore's functional signatures."""
+import numpy as np
+
 from .. import dtype as dt
 from . import coerce
+from . import creation as _creation
 from . import elementwise as _ew
+from . import random as _random
 from . import reduction as _red
 from . import shape as _shape
+from .normalization import softmax
 
 
 def _float(x, op):
@@ -132,3 +137,174 @@ def fast_gelu(x):
     x = _float(x, "fast_gelu")
     return _ew.mul(x, _ew.sigmoid(_ew.mul(x, 1.702)))
 
+
+
+# ---- shrinking, thresholding and random activations (MindSpore 2.10's functional names) --
+
+def _floating_input(input, op):
+    """A float tensor; integer and bool inputs are refused (MindSpore's HShrink, Softmax, ...)."""
+    x = coerce.as_tensor(input, op=op)
+    if not dt.is_float(x.dtype):
+        raise TypeError(f"{op}: expected a floating-point tensor (float16, bfloat16, float32, "
+                        f"float64), got {x.dtype}")
+    return x
+
+
+def _real(value, name, op, allowed=(int, float)):
+    if isinstance(value, bool) or not isinstance(value, allowed):
+        kinds = " or ".join(t.__name__ for t in allowed)
+        raise TypeError(f"{op}: '{name}' must be a {kinds}, got {type(value).__name__}")
+    return float(value)
+
+
+def hardshrink(input, lambd=0.5):
+    """Hard shrink: ``x`` where ``|x| > lambd``, else 0.
+
+    Args: ``input`` a float tensor (int raises TypeError); ``lambd`` (float, default 0.5).
+    Float64 is accepted too (MindSpore's kernel takes float16 / bfloat16 / float32).
+
+    >>> import tensorjit as ms
+    >>> ms.ops.hardshrink(ms.Tensor([-1.0, 0.2, 0.7])).asnumpy().tolist()
+    [-1.0, 0.0, 0.699999988079071]
+    """
+    x = _floating_input(input, "hardshrink")
+    lambd = _real(lambd, "lambd", "hardshrink")
+    return _ew.where(_ew.gt(_ew.abs(x), lambd), x, _ew.zeros_like(x))
+
+
+def softshrink(input, lambd=0.5):
+    """Soft shrink: ``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0.
+
+    Args: ``input`` a float tensor (int raises TypeError); ``lambd`` (float >= 0, default
+    0.5; a negative one raises RuntimeError, as MindSpore's kernel does).
+
+    >>> import tensorjit as ms
+    >>> ms.ops.softshrink(ms.Tensor([-1.0, 0.2, 2.0])).asnumpy().tolist()
+    [-0.5, 0.0, 1.5]
+    """
+    x = _floating_input(input, "softshrink")
+    lambd = _real(lambd, "lambd", "softshrink")
+    if lambd < 0:
+        raise RuntimeError(f"softshrink: lambd should be greater or equal to 0, got {lambd}")
+    shrunk = _ew.sub(x, _ew.mul(_ew.sign(x), lambd))
+    return _ew.where(_ew.gt(_ew.abs(x), lambd), shrunk, _ew.zeros_like(x))
+
+
+def threshold(input, thr, value):
+    """``x`` where ``x > thr``, else ``value``; the result keeps the input's dtype (ints too).
+
+    Args: ``input`` a numeric tensor; ``thr`` and ``value`` Python ints or floats (a
+    tensor raises TypeError, as in MindSpore).
+
+    >>> import tensorjit as ms
+    >>> ms.ops.threshold(ms.Tensor([1.0, 2.0, 3.0]), 1.5, 0.0).asnumpy().tolist()
+    [0.0, 2.0, 3.0]
+    """
+    x = coerce.as_tensor(input, op="threshold")
+    if x.dtype == dt.bool_:
+        raise TypeError("threshold: expected a numeric tensor, got bool")
+    thr = _real(thr, "thr", "threshold")
+    value = _real(value, "value", "threshold")
+    filler = _ew.cast(coerce.constant(np.asarray(value)), x.dtype)
+    return _ew.where(_ew.gt(x, thr), x, filler)
+
+
+def softmin(x, axis=-1, *, dtype=None):
+    """``softmax(-x, axis)``: the smallest entries get the largest weights.
+
+    Args: ``x`` a float tensor (int raises TypeError); ``axis`` an int (default -1);
+    ``dtype`` casts ``x`` first when given.
+
+    >>> import tensorjit as ms
+    >>> ms.ops.softmin(ms.Tensor([0.0, 0.0])).asnumpy().tolist()
+    [0.5, 0.5]
+    """
+    x = coerce.as_tensor(x, op="softmin")
+    if dtype is not None:
+        x = _ew.cast(x, dt.as_dtype(dtype))
+    x = _floating_input(x, "softmin")
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise TypeError(f"softmin: 'axis' must be an int, got {axis!r}")
+    rank = max(x.ndim, 1)
+    if not -rank <= axis < rank:
+        raise ValueError(f"softmin: 'axis' must be in [{-rank}, {rank}), got {axis}")
+    return softmax(_ew.neg(x), axis)
+
+
+def _uniform_like(x, low, high):
+    """Uniform draws in [low, high) of ``x``'s shape, in ``x``'s float dtype (fresh on
+    every call of a compiled graph: the sampling primitive runs at run time)."""
+    u = _random.uniform_p.bind(shape=tuple(x.shape), dtype=x.dtype)
+    return _ew.add(_ew.mul(u, high - low), low)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):
+    """Randomized leaky ReLU: ``x`` where ``x >= 0``, else ``a * x`` with ``a`` drawn
+    uniformly from [lower, upper) for each element, on every call (MindSpore's functional
+    ``rrelu`` is always random; ``nn.RReLU`` in inference mode uses the mean slope).
+
+    Args: ``input`` a numeric tensor (an integer one is computed in float32 and cast back,
+    truncating; MindSpore casts the slopes to the integer dtype, so its negative integers
+    all become 0); ``lower`` / ``upper`` numbers with ``lower <= upper`` (else ValueError).
+
+    >>> import tensorjit as ms
+    >>> y = ms.ops.rrelu(ms.Tensor([-1.0, 2.0]), 0.25, 0.25)
+    >>> y.asnumpy().tolist()
+    [-0.25, 2.0]
+    """
+    x = coerce.as_tensor(input, op="rrelu")
+    lower = _real(lower, "lower", "rrelu")
+    upper = _real(upper, "upper", "rrelu")
+    if upper < lower:
+        raise ValueError(f"rrelu: 'upper' must be greater than or equal to 'lower', got "
+                         f"upper {upper}, lower {lower}")
+    given = x.dtype
+    if x.dtype == dt.bool_:
+        raise TypeError("rrelu: expected a numeric tensor, got bool")
+    xf = x if dt.is_float(given) else _ew.cast(x, dt.float32)
+    slope = _uniform_like(xf, lower, upper)
+    out = _ew.where(_ew.ge(xf, 0), xf, _ew.mul(xf, slope))
+    return out if out.dtype == given else _ew.cast(out, given)
+
+
+def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1):
+    """Samples of the Gumbel-softmax distribution: ``softmax((logits + g) / tau, dim)``
+    with ``g = -log(-log(u))``, ``u`` uniform; ``hard=True`` returns the one-hot of the
+    arg-max, with the soft sample's gradient (straight-through).
+
+    Args: ``logits`` float16 / float32 (float64 accepted too); ``tau`` a float > 0
+    (an int raises TypeError, as in MindSpore); ``hard`` a bool; ``dim`` an int in range.
+
+    >>> import tensorjit as ms
+    >>> y = ms.ops.gumbel_softmax(ms.Tensor([[1.0, 2.0, 3.0]]), hard=True)
+    >>> float(y.sum())
+    1.0
+    """
+    x = coerce.as_tensor(logits, op="gumbel_softmax")
+    if x.dtype not in (dt.float16, dt.float32, dt.float64):
+        raise TypeError(f"gumbel_softmax: 'logits' must be float16 or float32, got {x.dtype}")
+    if isinstance(tau, bool) or not isinstance(tau, float):
+        raise TypeError(f"gumbel_softmax: 'tau' must be a float, got {type(tau).__name__}")
+    if not tau > 0:
+        raise ValueError(f"gumbel_softmax: 'tau' must be > 0, got {tau}")
+    if not isinstance(hard, bool):
+        raise TypeError(f"gumbel_softmax: 'hard' must be a bool, got {type(hard).__name__}")
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise TypeError(f"gumbel_softmax: 'dim' must be an int, got {dim!r}")
+    if not -max(x.ndim, 1) <= dim < max(x.ndim, 1):
+        raise ValueError(f"gumbel_softmax: 'dim' must be in range [{-x.ndim}, {x.ndim}), "
+                         f"got {dim}")
+    # u in (tiny, 1): both logs stay finite
+    tiny = float(np.finfo(x.dtype).tiny)
+    u = _ew.maximum(_uniform_like(x, 0.0, 1.0), tiny)
+    gumbel = _ew.neg(_ew.log(_ew.neg(_ew.log(u))))
+    soft = softmax(_ew.mul(_ew.add(x, gumbel), 1.0 / tau), dim)
+    if not hard:
+        return soft
+    axis = dim % max(x.ndim, 1)
+    winner = _red.argmax(soft, axis, keepdim=True)
+    positions = _shape.reshape(_creation.arange(x.shape[axis], dtype=winner.dtype),
+                               tuple(x.shape[axis] if i == axis else 1 for i in range(x.ndim)))
+    one_hot = _ew.cast(_ew.eq(winner, positions), x.dtype)
+    # straight-through: the value of one_hot, the gradient of soft
+    return _ew.add(_ew.sub(one_hot, _ew.stop_gradient(soft)), soft)

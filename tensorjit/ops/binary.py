@@ -200,6 +200,26 @@ less_equal = le = _make_binary(le_p)
 greater = gt = _make_binary(gt_p)
 greater_equal = ge = _make_binary(ge_p)
 subtract, multiply, true_divide, divide, remainder = sub, mul, div, div, floor_mod
+floor_div.__doc__ = """Division rounded down (Python's ``//``), elementwise with broadcasting
+and MindSpore's type promotion; also ``floor_divide`` and ``floordiv``.
+
+Every dtype keeps its (promoted) dtype (bool // bool is bool); integers divided by 0 give 0
+(NumPy; MindSpore's CPU kernel gives the integer limits). No gradient.
+
+>>> import tensorjit as ms
+>>> ms.ops.floor_div(ms.Tensor([7, -7]), 2).asnumpy().tolist()
+[3, -4]
+"""
+floor_mod.__doc__ = """The remainder of floor division, with the divisor's sign (Python's ``%``),
+elementwise with broadcasting and type promotion; also ``floormod``, ``mod``, ``remainder``.
+
+Every dtype keeps its (promoted) dtype; integer remainders by 0 are 0 (NumPy). Gradient: 1
+for x, ``-floor(x / y)`` for y.
+
+>>> import tensorjit as ms
+>>> ms.ops.floor_mod(ms.Tensor([7, -7]), 3).asnumpy().tolist()
+[1, 2]
+"""
 floordiv, mod, arctan2 = floor_div, floor_mod, atan2
 
 

@@ -350,3 +350,63 @@ def compute_scan_op(loop_func, init, xs, length=None, unroll=True):
     carry, ys = loops.scan(loop_func, init, xs, length)
     steps = ys.shape[0] if ys is not None and hasattr(ys, "shape") else length
     return carry, [I.getitem(ys, t) for t in range(steps)] if ys is not None else []
+
+
+def compute_lp_norm(input, *, axis, p, keep_dims, epsilon):
+    """``LpNorm``: ``max((sum |x| ** p) ** (1 / p), epsilon)`` over ``axis`` (an int or a
+    tuple of distinct ints); ``p`` an int >= 0, 0 counting the non-zeros. The gradient at
+    a zero vector is 0, as MindSpore's."""
+    if isinstance(p, bool) or not isinstance(p, int):
+        raise TypeError(f"LpNorm: 'p' must be an int, got {type(p).__name__}")
+    if p < 0:
+        raise ValueError(f"LpNorm: 'p' must be an int >= 0, got {p}")
+    x = coerce.as_tensor(input, op="LpNorm")
+    if not dt.is_float(x.dtype):
+        raise TypeError(f"LpNorm: the input must be a float tensor, got {x.dtype}")
+    axes = coerce.normalize_axes(list(axis) if isinstance(axis, (tuple, list)) else axis,
+                                 x.ndim, "LpNorm")
+    if isinstance(axis, (tuple, list)) and len(set(axes)) != len(axis):
+        raise ValueError(f"LpNorm: the axes must be different, got {axis}")
+    if p == 0:
+        norm = R.sum(E.cast(E.not_equal(x, 0), x.dtype), axes, keep_dims)
+    elif p == 1:
+        norm = R.sum(E.abs(x), axes, keep_dims)
+    elif p == 2:
+        norm = R._safe_sqrt(R.sum(E.mul(x, x), axes, keep_dims))
+    else:
+        total = R.sum(E.pow(E.abs(x), float(p)), axes, keep_dims)
+        positive = E.gt(total, 0)   # pow's gradient at 0 would be inf * 0
+        norm = E.where(positive, E.pow(E.where(positive, total, E.ones_like(total)),
+                                       1.0 / p), E.zeros_like(total))
+    return E.maximum(norm, epsilon)
+
+
+def compute_pad_v3(x, paddings, constant_value=None, *, mode, paddings_contiguous):
+    """``PadV3``: ``ops.pad`` with MindSpore's mode names ('edge' for 'replicate');
+    ``paddings`` (a tuple or an int tensor) holds (before, after) pairs from the last axis,
+    or, with ``paddings_contiguous=False``, all the befores and then all the afters."""
+    flat = list(coerce.as_shape(paddings, "PadV3"))
+    if not paddings_contiguous:
+        half = len(flat) // 2
+        flat = [p for pair in zip(flat[:half], flat[half:]) for p in pair]
+    names = {"constant": "constant", "reflect": "reflect", "edge": "replicate",
+             "circular": "circular"}
+    if mode not in names:
+        raise ValueError(f"PadV3: mode must be one of {list(names)}, got {mode!r}")
+    if mode != "constant":
+        return S.pad(x, tuple(flat), names[mode])
+    value = None if constant_value is None else coerce.as_tensor(constant_value).item()
+    return S.pad(x, tuple(flat), "constant", value)
+
+
+def compute_padding(x, *, pad_dim_size):
+    """``Padding(pad_dim_size)``: widen a last axis of size 1 to ``pad_dim_size`` with
+    zeros after the value."""
+    x = coerce.as_tensor(x, op="Padding")
+    if x.ndim < 1 or x.shape[-1] != 1:
+        raise ValueError(f"Padding: the last dimension of 'x' must be 1, got shape "
+                         f"{tuple(x.shape)}")
+    if isinstance(pad_dim_size, bool) or not isinstance(pad_dim_size, int) or pad_dim_size < 1:
+        raise ValueError(f"Padding: 'pad_dim_size' must be a positive int, got "
+                         f"{pad_dim_size!r}")
+    return S.pad(x, (0, pad_dim_size - 1))

@@ -1,4 +1,6 @@
-"""2-D convolution with its two gradient primitives (kernels chosen per shape by
+"""Longer than 500 lines by a few: convolution and the window primitives pooling shares.
+
+2-D convolution with its two gradient primitives (kernels chosen per shape by
 ``conv_select.py``; below, the general NCHW im2col + GEMM for groups and dtypes without
 BLAS), and pooling on a window-extraction primitive (``unfold``) and its transpose (``fold``).
 
@@ -488,13 +490,24 @@ def avg_pool2d(x, kernel_size=1, stride=None, pad_mode="valid", padding=0,
 
 
 def adaptive_avg_pool2d(input, output_size):
+    """Average an (N, C, H, W) or (C, H, W) float tensor to ``output_size`` (an int or
+    2 ints / None: None keeps that size): output (i, j) averages rows floor(i * H / oh)
+    to ceil((i + 1) * H / oh) - 1 and likewise columns.
+
+    >>> import tensorjit as ms
+    >>> print(ms.ops.adaptive_avg_pool2d(ms.ops.ones((1, 2, 5, 7)), (2, None)).shape)
+    (1, 2, 2, 7)
+    """
     x = coerce.as_tensor(input, op="adaptive_avg_pool2d")
     _check_float("adaptive_avg_pool2d", x)
-    oh, ow = _pair(output_size, "output_size", "adaptive_avg_pool2d")
-    h, w = x.shape[2], x.shape[3]
-    if (oh, ow) == (1, 1):
-        return _red.mean(x, (2, 3), keep_dims=True)
-    if h % oh or w % ow:
-        raise ValueError(f"adaptive_avg_pool2d: input {h}x{w} is not divisible into "
-                         f"{oh}x{ow} windows")
-    return avg_pool2d(x, (h // oh, w // ow), (h // oh, w // ow))
+    sizes = output_size if isinstance(output_size, (tuple, list)) else (output_size,)
+    if x.ndim == 4 and None not in sizes:
+        oh, ow = _pair(output_size, "output_size", "adaptive_avg_pool2d")
+        h, w = x.shape[2], x.shape[3]
+        if (oh, ow) == (1, 1):
+            return _red.mean(x, (2, 3), keep_dims=True)
+        if h % oh == 0 and w % ow == 0:
+            return avg_pool2d(x, (h // oh, w // ow), (h // oh, w // ow))
+    # uneven windows, None sizes, an unbatched input: pooling of any rank, axis by axis
+    from .adaptive_pooling import adaptive_pool
+    return adaptive_pool("adaptive_avg_pool2d", x, output_size, 2, "avg", unbatched=True)

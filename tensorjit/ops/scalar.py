@@ -29,6 +29,12 @@ FUNCTIONS = {
     "erf": "error function", "pow": "x**y", "floor": "round down", "ceil": "round up",
     "rint": "round half to even", "abs": "absolute value", "isinf": "x is +-inf",
     "isfinite": "x is neither inf nor NaN",
+    "acos": "arc cosine", "asin": "arc sine", "acosh": "inverse hyperbolic cosine",
+    "asinh": "inverse hyperbolic sine", "atanh": "inverse hyperbolic tangent",
+    "cosh": "hyperbolic cosine", "sinh": "hyperbolic sine", "log2": "base-2 logarithm",
+    "log10": "base-10 logarithm", "exp2": "2**x", "erfc": "1 - erf(x)",
+    "lgamma": "log |Gamma(x)|", "trunc": "round toward zero", "hypot": "sqrt(x*x + y*y)",
+    "copysign": "|x| with the sign of y",
 }
 DTYPE_NAMES = ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                "uint64", "float32", "float64")

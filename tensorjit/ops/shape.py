@@ -10,6 +10,7 @@ from .primitive import Primitive, FRESH, VIEW
 from . import coerce
 from . import reduction as _red
 from . import batching
+from ..tensor import Tensor
 
 
 def _reshape_rule(x, shape):
@@ -357,18 +358,105 @@ def flip(input, dims):
                             for i in range(x.ndim)))
 
 
+# ops.pad's modes -> np.pad's name for the same index pattern ("symmetric": nn.Pad's and
+# mirror_pad's mode, the edge element repeated)
+_PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
+             "circular": "wrap", "symmetric": "symmetric"}
+
+
+def _mirror_axis(x, axis, before, after, mode):
+    """Non-constant padding of one axis: a gather of the axis at NumPy's padded indices
+    (``np.pad(arange(n), ..)``), so the gradient is gather's (a scatter-add)."""
+    from .indexing import gather
+    n = x.shape[axis]
+    limit = n - 1 if mode == "reflect" else n     # reflect leaves out the edge element
+    if mode in ("reflect", "symmetric") and max(before, after) > limit or n == 0:
+        raise ValueError(f"pad: {mode} padding ({before}, {after}) of axis {axis} must be "
+                         f"at most {limit} for its size {n}")
+    index = np.pad(np.arange(n), (before, after), mode=_PAD_MODES[mode])
+    return gather(x, coerce.constant(index.astype(np.int64)), axis)
+
+
+def _pad_axes(x, pairs, mode="constant", value=None, op="pad"):
+    """Pad ``x`` by one (before, after) pair per axis, from the first axis (nn.Pad's and
+    np.pad's order); a negative constant padding crops."""
+    from .indexing import getitem
+    if mode not in _PAD_MODES:
+        raise ValueError(f"{op}: mode must be one of {sorted(set(_PAD_MODES) - {'symmetric'})}, "
+                         f"got {mode!r}")
+    if mode != "constant" and value is not None:
+        raise ValueError(f"{op}: the padding mode {mode!r} can not set value, got {value!r}")
+    pairs = [(int(b), int(a)) for b, a in pairs]
+    if mode == "constant":
+        crop = tuple(slice(max(-b, 0), d - max(-a, 0)) for (b, a), d in zip(pairs, x.shape))
+        if any(s.start or s.stop != d for s, d in zip(crop, x.shape)):
+            if any(s.stop < s.start for s in crop):
+                raise ValueError(f"{op}: negative padding {pairs} removes more than the input "
+                                 f"shape {tuple(x.shape)}")
+            x = getitem(x, crop)
+        pads = tuple((max(b, 0), max(a, 0)) for b, a in pairs)
+        if all(p == (0, 0) for p in pads):
+            return x
+        if value is None:
+            value = 0
+        elif dt.is_int(x.dtype) or x.dtype == dt.bool_:
+            value = int(value)       # the fill takes the input's dtype (MindSpore)
+        return pad_p.bind(x, pads=pads, value=value)
+    if any(b < 0 or a < 0 for b, a in pairs):
+        raise ValueError(f"{op}: {mode} padding must be non-negative, got {pairs}")
+    for axis, (before, after) in enumerate(pairs):
+        if before or after:
+            x = _mirror_axis(x, axis, before, after, mode)
+    return x
+
+
 def pad(input_x, padding, mode="constant", value=None):
-    """``ops.pad``: ``padding`` pairs start from the last axis, as in PyTorch."""
-    x = coerce.as_tensor(input_x, op="pad")
-    if mode != "constant":
-        raise ValueError(f"pad: only mode='constant' is supported, got {mode!r}")
-    padding = tuple(int(p) for p in padding)
-    if len(padding) % 2 or len(padding) // 2 > x.ndim:
-        raise ValueError(f"pad: padding {padding} must hold (before, after) pairs for at most "
-                         f"{x.ndim} axes")
-    pads = [(0, 0)] * x.ndim
+    """Pad a tensor (MindSpore's ``ops.pad``).
+
+    ``padding``: (before, after) pairs starting from the last axis, as in PyTorch
+    (``(1, 2)`` pads the last axis, ``(1, 2, 0, 1)`` the last two). ``mode``: "constant"
+    (``value``, default 0; a negative padding crops), "reflect" (mirror without the edge
+    element: padding < the axis size), "replicate" (repeat the edge) or "circular" (wrap
+    around). Any dtype; the result has the input's dtype. Difference from MindSpore: the
+    non-constant modes take any rank >= the number of pairs (MindSpore wants exactly one
+    or two leading axes more than the pairs, and at most 3 pairs).
+
+    >>> import tensorjit as ms
+    >>> print(ms.ops.pad(ms.Tensor([[1., 2., 3.]]), (2, 1), mode="reflect"))
+    [[3. 2. 1. 2. 3. 2.]]
+    """
+    if not isinstance(input_x, Tensor):
+        raise TypeError(f"pad: 'input_x' must be a Tensor, got {type(input_x).__name__}")
+    x = input_x
+    padding = coerce.as_shape(padding, "pad")
+    if len(padding) % 2:
+        raise ValueError(f"pad: the size of padding must be divisible by 2, got {len(padding)}")
+    if len(padding) // 2 > x.ndim:
+        raise ValueError(f"pad: padding {padding} holds {len(padding) // 2} (before, after) "
+                         f"pairs, more than the {x.ndim} axes of the input")
+    pairs = [(0, 0)] * x.ndim
     for i in range(len(padding) // 2):
-        pads[x.ndim - 1 - i] = (padding[2 * i], padding[2 * i + 1])
-    if all(p == (0, 0) for p in pads):
-        return x
-    return pad_p.bind(x, pads=tuple(pads), value=0 if value is None else value)
+        pairs[x.ndim - 1 - i] = (padding[2 * i], padding[2 * i + 1])
+    return _pad_axes(x, pairs, mode, value)
+
+
+def mirror_pad(input_x, paddings, mode):
+    """Mirror a tensor's edges (MindSpore's ``ops.mirror_pad`` / ``ops.MirrorPad``).
+
+    ``paddings``: one (before, after) pair per axis from the first, a tuple or an int
+    Tensor of shape (rank, 2). ``mode``: "REFLECT" (without the edge element: each padding
+    < the axis size) or "SYMMETRIC" (with it: <= the axis size). Any dtype.
+
+    >>> import tensorjit as ms
+    >>> print(ms.ops.mirror_pad(ms.Tensor([[1, 2, 3]]), ((0, 0), (2, 2)), "SYMMETRIC"))
+    [[2 1 1 2 3 3 2]]
+    """
+    if not isinstance(input_x, Tensor):
+        raise TypeError(f"mirror_pad: 'input_x' must be a Tensor, got {type(input_x).__name__}")
+    if mode not in ("REFLECT", "SYMMETRIC"):
+        raise ValueError(f"mirror_pad: mode must be 'REFLECT' or 'SYMMETRIC', got {mode!r}")
+    pairs = np.asarray(paddings.tolist() if isinstance(paddings, Tensor) else paddings)
+    if pairs.ndim != 2 or pairs.shape != (input_x.ndim, 2) or pairs.dtype.kind not in "iu":
+        raise ValueError(f"mirror_pad: paddings must be ({input_x.ndim}, 2) ints, one "
+                         f"(before, after) pair per axis, got {paddings!r}")
+    return _pad_axes(input_x, pairs.tolist(), mode.lower(), op="mirror_pad")

@@ -11,6 +11,10 @@ from . import sorting as SORT
 from . import creation as K
 from . import normalization as N
 from . import cumulative as C
+from . import special_math as SM
+from . import activation as ACT
+from . import rolling as ROLL
+from . import matrix_inverse as MI
 
 
 def _swap(fn):
@@ -23,9 +27,10 @@ def _inplace(fn):
     rebound to it, as ``x = x + y`` (MindSpore's PyNative mode does the same)."""
     def method(self, other):
         result = fn(self, other)
-        if not (coerce.is_scalar(other) or isinstance(other, Tensor) and other.ndim == 0):
-            # whether ``x`` can hold the result depends on both shapes: a graph being
-            # captured holds one of the two outcomes (the dtype, what the caller sees)
+        if not coerce.is_scalar(other):
+            # whether ``x`` can hold the result depends on both shapes (a 0-d ``other``
+            # too: the next call may bring a larger one): a graph being captured holds one
+            # of the two outcomes (the dtype, what the caller sees)
             coerce.shape_decision()
         if tuple(result.shape) != tuple(self.shape):
             return result
@@ -177,7 +182,12 @@ METHODS = {
     "narrow": lambda self, axis, start, length: S.slice_axis(self, axis, start, start + length),
     "new_zeros": lambda self, size, dtype=None: K.zeros(size, dtype or self.dtype),
     "new_ones": lambda self, size, dtype=None: K.ones(size, dtype or self.dtype),
+    # ops added for mint (MindSpore's Tensor has them as methods too)
+    "roll": ROLL.roll, "inverse": MI.inverse, "det": MI.det,
+    "matrix_determinant": MI.matrix_determinant, "hardshrink": ACT.hardshrink,
 }
+# acos, lgamma, hypot, xlogy, ... (special_math.TENSOR_METHODS): the functions themselves
+METHODS.update({name: getattr(SM, name) for name in SM.TENSOR_METHODS})
 
 
 @property

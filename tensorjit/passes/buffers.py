@@ -5,8 +5,9 @@ A fused node's ``inplace`` param lists ``(output index, input index)`` pairs. An
 buffer may be taken only if (``ir/liveness.py``) the graph allocated it (its producer's
 results are ``fresh``), nothing sharing it is read after this node, it is not pinned
 (an input, parameter, constant, graph output, operand of an effect, or shared in ways the
-analysis cannot follow), and it has exactly the result's shape and dtype and is read
-element-for-element (not broadcast) by the kernel. Kernels check at run time that the
+analysis cannot follow), no other operand of the kernel is a view of it (the kernel
+would read elements it already overwrote: ``a - a[:, k:k+1] * row``), and it has exactly
+the result's shape and dtype and is read element-for-element (not broadcast) by the kernel. Kernels check at run time that the
 buffer is C-contiguous and writable, else allocate.
 """
 from ..ir.graph import Literal
@@ -38,6 +39,8 @@ def reuse_buffers(graph):
                     continue
                 if node.inputs.count(v) != 1 or plan.level.get(sub.inputs[j]) != "elem":
                     continue
+                if _shared_by_another_operand(ownership, node, j):
+                    continue
                 pairs.append((k, j))         # the output now lives in the operand's buffer
                 used_inputs.add(j)
                 taken.add(v)
@@ -46,3 +49,9 @@ def reuse_buffers(graph):
             node.params = dict(node.params, inplace=tuple(pairs))
             count += len(pairs)
     return count
+
+
+def _shared_by_another_operand(ownership, node, j):
+    owner = ownership.owner_of(node.inputs[j])
+    return any(ownership.owner_of(v) is owner for k, v in enumerate(node.inputs)
+               if k != j and not isinstance(v, Literal))

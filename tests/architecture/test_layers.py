@@ -15,7 +15,8 @@ LAYERS = [
     ("dtype", "aval", "state", "context", "locks", "files", "timeline"),  # leaves
     ("tensor",),                                    # Tensor, Parameter
     ("ir", "ops", "autodiff", "pytree", "dataset"),  # graph, rewrite; registry; tape; data
-    ("passes", "backend", "nn", "checkpoint", "amp"),  # passes; codegen, numba; layers; .ckpt
+    ("passes", "backend", "nn", "mint", "numpy", "checkpoint", "amp"),  # passes; codegen;
+    # layers; mindspore.numpy; .ckpt
     ("capture",),                                   # trace, ast, bytecode
     ("jit", "functional"),                          # options, dispatch, cache; vmap, jvp
     ("communication", "run", "tools", "tune", "bench", "train", "common", "profiler",

@@ -60,6 +60,14 @@ def test_explicit_dtype(dtype):
     np.testing.assert_array_equal(t.asnumpy(), np.array([0, 1, 2]).astype(dtype))
 
 
+def test_python_floats_keep_their_digits_in_float64():
+    """Tensor([0.1], float64) is 0.1, not the float32 nearest to it widened (as MindSpore)."""
+    assert Tensor([0.1, 1 / 3], ms.float64).asnumpy().tolist() == [0.1, 1 / 3]
+    assert Tensor(0.1, ms.float64).asnumpy() == 0.1
+    assert Tensor([[0.1]]).dtype == ms.float32 and Tensor(0.1).dtype == ms.float32
+    assert Tensor([0.1], ms.float32).asnumpy()[0] == np.float32(0.1)
+
+
 @pytest.mark.parametrize("name,dtype", [("float16", ms.float16), ("float32", ms.float32),
                                         ("float64", ms.float64), ("bfloat16", ms.bfloat16),
                                         ("int32", ms.int32), ("uint8", ms.uint8),

@@ -185,8 +185,52 @@ def cases():
         ("TensorAdd", {}, [a, b]),
         ("L2Loss", {}, [a]),
     ]
-    return unary + binary + bools + structured
+    return (unary + binary + bools + structured + _special_math_cases(rng, f, pos)
+            + _shrink_and_margin_cases(f))
 
+
+def _special_math_cases(rng, f, pos):
+    """The classes of ops/special_math.py (MindSpore's CPU kernels' dtypes)."""
+    unit = rng.uniform(-0.9, 0.9, (2, 3)).astype(np.float32)
+    out = [(name, {}, [unit]) for name in ("ACos", "Asin", "Atanh", "Erfinv")]
+    out += [(name, {}, [f(2, 3)]) for name in
+            ("Asinh", "Cosh", "Sinh", "Erfc", "Sinc", "Trunc", "BesselI0", "BesselI0e",
+             "BesselI1", "BesselI1e", "BesselJ0", "BesselJ1")]
+    out += [(name, {}, [pos(2, 3)]) for name in
+            ("Lgamma", "Digamma", "BesselK0", "BesselK0e", "BesselK1", "BesselK1e",
+             "BesselY0", "BesselY1")]
+    out += [("Acosh", {}, [pos(2, 3) + 1]),
+            ("Polygamma", {}, [np.array(1, np.int64), pos(2, 3)]),
+            ("Logit", {}, [rng.uniform(0.05, 0.95, (2, 3)).astype(np.float32)]),
+            ("Logit", {"eps": 0.2}, [rng.uniform(0.05, 0.95, (2, 3)).astype(np.float32)]),
+            ("NanToNum", {}, [np.array([np.nan, np.inf, -np.inf, 1.5], np.float32)]),
+            ("NanToNum", {"nan": 1.0, "posinf": 2.0, "neginf": -2.0},
+             [np.array([np.nan, np.inf, -np.inf, 1.5], np.float32)])]
+    out += [(name, {}, [f(2, 3), f(2, 3)]) for name in ("Hypot", "Fmax", "Xdivy", "NextAfter")]
+    out += [(name, {}, [pos(2, 3), pos(2, 3)]) for name in ("Igamma", "Igammac", "Xlogy")]
+    out += [("TruncateDiv", {}, [f(2, 3) * 4, pos(2, 3)]),
+            ("TruncateMod", {}, [f(2, 3) * 4, pos(2, 3)]),
+            ("Heaviside", {}, [np.array([-1.0, 0.0, 2.0], np.float32), np.float32(0.5)]),
+            ("ApproximateEqual", {"tolerance": 0.5}, [f(2, 3), f(2, 3)])]
+    small = np.array([[12, -9, 7], [0, 5, 30]], np.int32)
+    out += [(name, {}, [small, np.array([[8, 6, 3], [4, 0, 12]], np.int32)])
+            for name in ("Gcd", "Lcm")]
+    out += [(name, {}, [small, np.array([[1, 2, 0], [3, 1, 2]], np.int32)])
+            for name in ("LeftShift", "RightShift")]
+    return out
+
+
+
+def _shrink_and_margin_cases(f):
+    """The classes of helper F's activations and losses (activation.py, loss_extra.py)."""
+    x = f(3, 4)
+    classes = np.array([1, 0, 3], np.int64)
+    weight = np.array([1.0, 2.0, 0.5, 1.5], np.float32)
+    return [("HShrink", {}, [x]), ("HShrink", {"lambd": 0.8}, [x]),
+            ("SoftShrink", {}, [x]), ("SoftShrink", {"lambd": 0.3}, [x]),
+            ("MultiMarginLoss", {}, [x, classes, np.ones(4, np.float32)]),
+            ("MultiMarginLoss", {"p": 2, "margin": 0.5, "reduction": "none"},
+             [x, classes, weight])]
 
 def nn_cases():
     """Cells with deterministic parameters: losses, activations, normalisation, and

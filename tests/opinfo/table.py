@@ -7,3 +7,6 @@ from . import (table_unary, table_binary, table_reduction, table_shape,  # noqa:
                table_indexing, table_creation, table_nn, table_loss, table_cumulative,
                table_graph, table_runtime, table_sorting, table_activation, table_conv,
                table_compat, table_loops, table_attention, table_mindspore)
+from . import table_pooling  # noqa: F401,E402
+from . import table_resize  # noqa: F401,E402
+from . import table_loss_extra, table_matrix_inverse  # noqa: F401,E402

@@ -155,12 +155,27 @@ def _pad_ref(x, padding, mode="constant", value=None):
     pads = [(0, 0)] * x.ndim
     for i in range(len(padding) // 2):
         pads[x.ndim - 1 - i] = (padding[2 * i], padding[2 * i + 1])
-    return np.pad(x, pads, constant_values=0 if value is None else value)
+    if mode != "constant":
+        return np.pad(x, pads, mode={"reflect": "reflect", "replicate": "edge",
+                                     "circular": "wrap"}[mode])
+    crop = tuple(slice(max(-b, 0), d - max(-a, 0)) for (b, a), d in zip(pads, x.shape))
+    return np.pad(x[crop], [(max(b, 0), max(a, 0)) for b, a in pads],
+                  constant_values=0 if value is None else value)
 
 
-op("pad", ref=_pad_ref, **MOVES,
-   torch=lambda torch, x, padding, mode="constant", value=None: torch.nn.functional.pad(
-       x, padding, value=0 if value is None else value), **structural(lambda a, full: [
-           case("last axis", a(2, 3), (1, 2)), case("two axes", a(2, 3), (1, 0, 0, 2)),
-           case("value", a(2, 3), (1, 1), value=1), case("nothing", a(2, 3), (0, 0)),
-           case("empty", a(0, 2), (1, 1))]))
+def _torch_pad(torch, x, padding, mode="constant", value=None):
+    if mode != "constant":
+        return torch.nn.functional.pad(x, padding, mode=mode)
+    return torch.nn.functional.pad(x, padding, value=0 if value is None else value)
+
+
+op("pad", ref=_pad_ref, **MOVES, torch=_torch_pad, **structural(lambda a, full: [
+       case("last axis", a(2, 3), (1, 2)), case("two axes", a(2, 3), (1, 0, 0, 2)),
+       case("value", a(2, 3), (1, 1), value=1), case("nothing", a(2, 3), (0, 0)),
+       case("empty", a(0, 2), (1, 1)), case("negative crops", a(3, 4), (-1, 2, 1, -2)),
+       case("reflect", a(2, 3, 4), (2, 1, 1, 0), "reflect"),
+       case("replicate", a(2, 3), (3, 1), "replicate"),
+       case("circular", a(1, 2, 3, 2), (1, 0, 2, 1, 0, 1), "circular")]),
+   notes={"modes": "reflect / replicate / circular are a gather per axis at np.pad's "
+                   "padded indices; they take any rank >= the number of pairs (MindSpore: "
+                   "exactly one or two axes more)"})

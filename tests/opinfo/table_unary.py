@@ -4,10 +4,12 @@ import math
 import numpy as np
 from scipy import special
 
+import tensorjit as tj
 from tensorjit import dtype as dt
 
-from .core import op, Sample, Kink, Differs, ALL, NUMERIC, float_result, bool_result
-from .samples import unary, grad_unary, random, specials
+from .core import (op, Sample, Kink, Differs, ErrorCase, ALL, NUMERIC, float_result,
+                   bool_result, compare)
+from .samples import unary, grad_unary, random, specials, extreme
 
 FLOAT_OPS = dict(dtypes=ALL, result=float_result)
 FLOAT_NOTE = ("bool and integer inputs compute in float32, as MindSpore's `sqrt` and "
@@ -187,3 +189,230 @@ op("stop_gradient", ref=lambda x: x, dtypes=ALL, samples=unary(), grad=False,
    torch=lambda torch, x: x.detach(),
    notes={"gradient": "no gradient flows through it (MindSpore `stop_gradient`, PyTorch "
                       "`detach`)"})
+
+
+# ---- special_math.py: inverse / hyperbolic trigonometry, logs, special functions -----------
+
+_EDGE_GRADS = Differs("at NaN, infinite, zero, subnormal or huge inputs the gradient is its "
+                      "formula's value, where PyTorch's formulas round to other NaN / inf / 0",
+                      extreme)
+
+
+def _edge_grads(outside, where):
+    """``_EDGE_GRADS`` and the edge values ``where`` selects: outside the domain the
+    gradient's formula gives NaN where PyTorch's gives other values."""
+    return Differs(f"at NaN, infinite, zero, subnormal or huge inputs and {outside} the "
+                   f"gradient is its formula's value (NaN outside the domain), where "
+                   f"PyTorch's formulas give other NaN / inf / values",
+                   lambda x: extreme(x) | where(x))
+
+
+_MS_FLUSHES = ("MindSpore 2.10's CPU kernel reads subnormal inputs as zero (the log of a "
+               "negative subnormal is -inf there, NaN here)")
+_OUTSIDE_UNIT = _edge_grads("at |x| >= 1", lambda x: np.abs(x) >= 1)
+_POLES = _edge_grads("at x <= 0 (poles)", lambda x: x <= 0)
+_float_op("acos", np.arccos, (-1.0, 1.0), (-0.9, 0.9), method="acos", aliases=("arccos",),
+          torch_differs={"grad:edge": _OUTSIDE_UNIT})
+_float_op("asin", np.arcsin, (-1.0, 1.0), (-0.9, 0.9), method="asin", aliases=("arcsin",),
+          torch_differs={"grad:edge": _OUTSIDE_UNIT})
+_float_op("acosh", np.arccosh, (1.0, 4.0), (1.2, 3.0), method="acosh", aliases=("arccosh",),
+          torch_differs={"grad:edge": _edge_grads("at x < 1", lambda x: x < 1)})
+_float_op("asinh", np.arcsinh, (-3, 3), method="asinh", aliases=("arcsinh",),
+          torch_differs={"grad:edge": _EDGE_GRADS})
+_float_op("atanh", np.arctanh, (-1.0, 1.0), (-0.9, 0.9), method="atanh", aliases=("arctanh",),
+          torch_differs={"grad:edge": _OUTSIDE_UNIT})
+_float_op("cosh", np.cosh, (-3, 3), method="cosh", torch_differs={"grad:edge": _EDGE_GRADS})
+_float_op("sinh", np.sinh, (-3, 3), method="sinh", torch_differs={"grad:edge": _EDGE_GRADS})
+_float_op("log2", np.log2, (0.1, 8.0), (0.2, 3.0), method="log2",
+          ms_differs={"value:edge": _MS_FLUSHES},
+          torch_differs={"grad:edge": _EDGE_GRADS})
+_float_op("log10", np.log10, (0.1, 8.0), (0.2, 3.0), method="log10",
+          ms_differs={"value:edge": _MS_FLUSHES},
+          torch_differs={"grad:edge": _EDGE_GRADS})
+_float_op("exp2", np.exp2, (-3, 3), ms_differs={
+    "dtype": "bfloat16 stays bfloat16 (as every float function here); MindSpore 2.10 "
+             "returns float32"}, torch_differs={"grad:edge": _EDGE_GRADS})
+_float_op("erfc", special.erfc, (-2.5, 2.5), method="erfc",
+          torch_differs={"grad:edge": _EDGE_GRADS})
+_float_op("erfinv", special.erfinv, (-1.0, 1.0), (-0.9, 0.9), method="erfinv",
+          torch_differs={"grad:edge": _OUTSIDE_UNIT, "value:edge": Differs(
+              "erfinv(-0.0) is -0.0 (SciPy); PyTorch gives 0.0", lambda x: x == 0)})
+
+
+def _lgamma_ref(x):
+    # C's lgamma: +inf at -inf (SciPy's gammaln gives -inf there)
+    return np.where(np.isneginf(x), np.inf, special.gammaln(x))
+
+
+_float_op("lgamma", _lgamma_ref, (0.1, 5.0), (0.3, 4.0), method="lgamma",
+          torch_differs={"grad:edge": _POLES, "value:edge": Differs(
+              "every huge negative float is an integer, a pole: +inf (SciPy, C's lgamma); "
+              "PyTorch's float64 kernel gives 744.44; and at subnormals, which this "
+              "process may read as 0 (denormals-are-zero, set by the native libraries), "
+              "the pole's +inf", lambda x: (x < -1e30) | extreme(x))})
+_float_op("digamma", special.psi, (0.1, 5.0), (0.3, 4.0), method="digamma",
+          torch_differs={"grad:edge": _POLES, "value:edge": Differs(
+              "digamma(+-0) is NaN (SciPy's pole); PyTorch gives -inf", lambda x: x == 0)})
+
+_TORCH_BESSEL = {"bessel_i0": "i0", "bessel_i0e": "special.i0e", "bessel_i1": "special.i1",
+                 "bessel_i1e": "special.i1e", "bessel_j0": "special.bessel_j0",
+                 "bessel_j1": "special.bessel_j1", "bessel_k0": "special.modified_bessel_k0",
+                 "bessel_k0e": "special.scaled_modified_bessel_k0",
+                 "bessel_k1": "special.modified_bessel_k1",
+                 "bessel_k1e": "special.scaled_modified_bessel_k1",
+                 "bessel_y0": "special.bessel_y0", "bessel_y1": "special.bessel_y1"}
+
+
+def _torch_path(path):
+    def fn(torch, *args):
+        target = torch
+        for part in path.split("."):
+            target = getattr(target, part)
+        return target(*args)
+    return fn
+
+
+for _name, _path in _TORCH_BESSEL.items():
+    _positive = _name[-2] in "ky" or _name[-3] in "ky"      # K and Y: x > 0
+    _float_op(_name, getattr(special, _name.split("_")[1]),
+              (0.1, 4.0) if _positive else (-4.0, 4.0), (0.3, 3.0) if _positive else None,
+              torch=_torch_path(_path), aliases=("i0",) if _name == "bessel_i0" else (),
+              method="i0" if _name == "bessel_i0" else None, torch_grad=False,
+              # PyTorch's own J / Y kernels agree to 1e-8, not to the last bits
+              tol={dt.float64: (1e-8, 1e-8)} if _name[-2] in "jy" else None,
+              torch_differs={"value:edge": Differs(
+                  "at subnormal, zero and huge inputs SciPy's Cephes kernels give the "
+                  "function's value or limit where PyTorch's give inf / NaN", extreme)},
+              ms_differs={"value:edge": "K and Y are NaN for x < 0 (SciPy, PyTorch); "
+                                        "MindSpore 2.10's CPU kernels give +-inf there and "
+                                        "read subnormals as 0"} if _positive else {},
+              notes={"dtypes": FLOAT_NOTE, "gradient": "differentiable everywhere (DLMF "
+                     "10.6, 10.29); PyTorch has no gradient for most of these"})
+
+_SINC_HUGE = Differs("sinc of a huge finite value is 0 (every value from 1 / eps on is an "
+                     "integer); pi * x overflows to inf in NumPy's / PyTorch's formula, which "
+                     "gives NaN", lambda x: np.isfinite(x) & (np.abs(x) > 1e30))
+_float_op("sinc", np.sinc, (-3, 3), method="sinc", prims=(), signed_zeros=False,
+          ref_differs={"edge": _SINC_HUGE},
+          ms_differs={"value:edge": _SINC_HUGE.why},
+          torch_differs={"grad:edge": _EDGE_GRADS, "value:edge": _SINC_HUGE},
+          kinks=[Kink(Sample(np.array([0.0])), [np.array([0.0])],
+                      "the gradient at 0 is 0, the limit (PyTorch too)")])
+_float_op("deg2rad", np.deg2rad, (-360, 360), method="deg2rad", prims=(),
+          ms_differs={"value:edge": "x * (pi / 180) stays finite near the float32 maximum; "
+                                    "MindSpore 2.10 overflows to inf (x * pi first)"},
+          notes={"dtypes": "bool and integer inputs compute in float32 (MindSpore 2.10 "
+                           "rejects them with TypeError)"})
+_float_op("rad2deg", np.rad2deg, (-4, 4), method="rad2deg", prims=(),
+          notes={"dtypes": "bool and integer inputs compute in float32 (MindSpore 2.10 "
+                           "rejects them with TypeError)"})
+
+
+def _logit_ref(x, eps=None):
+    if eps is not None:
+        x = np.clip(x, eps, 1 - eps)
+    with np.errstate(all="ignore"):
+        return np.log(x / (1 - x))
+
+
+def _logit_samples(dtype, rng, full):
+    base = unary((0.02, 0.98))(dtype, rng, full)
+    return base + [Sample(s.args[0], eps=0.25, label=s.label + " eps", smooth=s.smooth)
+                   for s in base[:2]]
+
+
+op("logit", ref=_logit_ref, samples=_logit_samples, grad_samples=grad_unary((0.1, 0.9)),
+   method="logit", prims=(), torch=lambda torch, x, eps=None: torch.logit(x, eps),
+   torch_differs={"grad:edge": _edge_grads("outside (0, 1)", lambda x: (x <= 0) | (x >= 1))},
+   notes={"dtypes": FLOAT_NOTE}, **FLOAT_OPS)
+
+
+def _torch_polygamma(torch, n, x):
+    """PyTorch's polygamma takes an int order: a tensor n is computed order by order."""
+    if not isinstance(n, torch.Tensor):
+        return torch.polygamma(n, x)
+    n, x = torch.broadcast_tensors(n, x)
+    out = torch.empty_like(x)
+    for k in n.unique().tolist():
+        out[n == k] = torch.polygamma(int(k), x[n == k])
+    return out
+
+
+def _polygamma_samples(dtype, rng, full):
+    out = [Sample(n, s.args[0], label=f"{s.label} n={n}", smooth=s.smooth)
+           for n in (0, 1, 3) for s in unary((0.2, 4.0))(dtype, rng, full)]
+    # n as a tensor, one order per row (MindSpore's form: an operand)
+    return out + [Sample(np.array([[0], [1], [2]]), random(rng, (3, 4), dtype, 0.2, 4.0),
+                         label="tensor n")]
+
+
+op("polygamma", ref=lambda n, x: special.polygamma(n, x), samples=_polygamma_samples,
+   grad_samples=lambda rng, full: [
+       Sample(n, rng.uniform(0.3, 3.0, (3, 4)), label=f"n={n}") for n in (0, 1, 2)],
+   torch=_torch_polygamma, dtypes=ALL,
+   result=lambda *dtypes: float_result(dtypes[-1]),      # x's; n is an integer operand
+   tol={dt.float64: (1e-8, 1e-8)},     # PyTorch's trigamma is off by 1e-9 (SciPy: 2e-16)
+   torch_differs={
+       **{f"value:edge n={n}": Differs(
+           "at x <= 0 (poles) and +inf SciPy gives inf / NaN / 0 where PyTorch gives "
+           "other values", lambda x: (x <= 0) | np.isinf(x)) for n in (0, 1, 3)},
+       **{f"grad:edge n={n}": _POLES for n in (0, 1, 3)}},
+   errors=[ErrorCase(Sample(-1, np.ones(3)), ValueError, "polygamma",
+                     "a negative order n given as a Python int")],
+   notes={"dtypes": FLOAT_NOTE, "n": "a non-negative int or an integer tensor (an operand: "
+                                     "a jitted function may take it as an argument)"})
+
+
+def _trunc_ref(x):
+    return np.trunc(x) if dt.is_float(x.dtype) else x
+
+
+op("trunc", ref=_trunc_ref, dtypes=NUMERIC, samples=unary((-5, 5)), method="trunc",
+   torch=_t("trunc"), grad=False, notes=_int_note("trunc of an integer is itself"))
+op("frac", ref=lambda x: x - np.trunc(x) if dt.is_float(x.dtype) else x - x,
+   dtypes=NUMERIC, samples=unary((-5, 5)), method="frac", prims=(), torch=_t("frac"),
+   signed_zeros=False, torch_differs={"grad:edge": _EDGE_GRADS},
+   notes=_int_note("frac of an integer is 0") | {
+       "signed zeros": "frac(-2.0) is 0.0 or -0.0 (x - trunc(x))"})
+op("positive", ref=lambda x: x, dtypes=ALL, samples=unary(), method="positive", prims=(),
+   torch=_t("positive"), notes={"dtypes": "every dtype, bool included (MindSpore; PyTorch "
+                                          "refuses bool)"})
+for _name, _ref in (("isneginf", np.isneginf), ("isposinf", np.isposinf),
+                    ("isreal", lambda x: np.ones(x.shape, bool))):
+    op(_name, ref=_ref, dtypes=ALL, samples=unary(), result=bool_result, method=_name,
+       prims=(), torch=_t(_name), grad=False,
+       notes={"dtypes": "every dtype (integers and bool give False / True); MindSpore "
+                        "2.10's CPU kernels take float64 only"})
+
+
+def _nan_to_num_ref(x, nan=None, posinf=None, neginf=None):
+    """In the input's own dtype: the default replacements are its limits."""
+    if not dt.is_float(x.dtype):
+        return x
+    info = dt._finfo(x.dtype)
+    out = np.where(np.isnan(x), 0.0 if nan is None else nan, x.astype(np.float64))
+    out = np.where(np.isposinf(x), info.max if posinf is None else posinf, out)
+    return np.where(np.isneginf(x), info.min if neginf is None else neginf, out)
+
+
+def _nan_to_num_check(entry, sample, got):
+    x = sample.leaves()[0]
+    want = _nan_to_num_ref(x, *sample.args[1:], **sample.kwargs)
+    rtol, atol = entry.tolerance(x.dtype)
+    return compare(got[0], want, x.dtype, rtol, atol)
+
+
+def _nan_to_num_samples(dtype, rng, full):
+    base = unary()(dtype, rng, full)
+    edge = specials(dtype)
+    return base + [Sample(edge, 1.0, 2.0, -3.0, label="edge given", smooth=False),
+                   Sample(edge, nan=1.5, label="edge nan only", smooth=False)]
+
+
+op("nan_to_num", ref=_nan_to_num_ref, check=_nan_to_num_check, dtypes=ALL,
+   samples=_nan_to_num_samples,
+   method="nan_to_num", prims=(), torch=lambda torch, x, *a, **k: torch.nan_to_num(x, *a, **k),
+   torch_differs={"grad:edge": _EDGE_GRADS, "grad:edge given": _EDGE_GRADS,
+                  "grad:edge nan only": _EDGE_GRADS},
+   notes={"dtypes": "integer and bool tensors are returned unchanged (NumPy, PyTorch; "
+                    "MindSpore 2.10 takes float16 / float32)"})

@@ -546,6 +546,52 @@ def test_augmented_assignment_is_guarded_on_the_shapes_it_decided_by():
     check(augmented_assignment_of_a_broadcast, same, larger, calls=[0, 1, 0, 1, 1, 0])
 
 
+def gauss_jordan_steps(x0):
+    n = 3
+    a = ops.cat([x0, ops.eye(n, n, ms.float32)], -1)
+    for k in range(n):
+        row = a[k, :] / a[k, k]
+        a = a - a[:, k:k + 1] * ops.expand_dims(row, 0)
+        e_k = Tensor(np.eye(n, dtype=np.float32)[:, k:k + 1])
+        a = a + e_k * ops.expand_dims(row, 0)
+    return a
+
+
+def test_a_fused_kernel_never_overwrites_a_buffer_another_operand_views():
+    """Found writing ops.inverse: in ``a - a[:, k:k+1] * row`` the fused kernel wrote its
+    result into ``a``'s buffer (``a`` dies there) while reading column k of the same
+    buffer through the view ``a[:, k:k+1]``: once the kernel had written column k, the
+    rows after it read the new values. Wrong at O1 once the native kernel was compiled.
+    The same program stopped bytecode capture: it followed NumPy's ``np.eye``, written in
+    Python, into its implementation (a library function is now computed, as its C
+    functions are)."""
+    from tensorjit.backend.numba import background
+    a = np.array([[3.6, -0.1, 0.85], [-0.2, 2.4, 0.8], [0.6, -0.3, 2.6]], np.float32)
+    o1 = [c for c in CONFIGS if c["jit_level"] == "O1"]
+    check(gauss_jordan_steps, [a], [a[[1, 2, 0]]])
+    background.wait(300)                     # now with the native kernels
+    check(gauss_jordan_steps, [a], [a[[1, 2, 0]]], configs=o1)
+    np.testing.assert_allclose(ms.jit(gauss_jordan_steps, jit_level="O1")(
+        Tensor(a)).asnumpy()[:, 3:], np.linalg.inv(a), rtol=1e-5, atol=1e-6)
+
+
+def augmented_assignment_of_a_zero_d_operand(x0, x1, x2):
+    x0 -= x2
+    return ops.clamp(ops.where(ops.isnan(x2), 0.0, x2), -100.0, 100.0).astype(ms.int8), x1
+
+
+def test_augmented_assignment_by_a_zero_d_tensor_is_guarded_on_its_shape():
+    """fuzz campaign seed 61128007 program 1448 (ast and trace): ``x0 -= x2`` with a 0-d
+    ``x2`` updates ``x0`` in place whatever ``x0``'s shape, so no shape decision was
+    recorded and the graph was reused when ``x2`` came with shape (2,): the caller's
+    (2, 1) ``x0`` was overwritten with the (2, 2) result, where eager rebinds ``x0``."""
+    rng = np.random.default_rng(1)
+    zero_d = [np.zeros(0, np.float32), f32(0.5), np.array(-0.45, np.float16)]
+    larger = [rng.standard_normal(s).astype(t) for s, t in
+              (((2, 1), np.float32), ((1,), np.float32), ((2,), np.float16))]
+    check(augmented_assignment_of_a_zero_d_operand, zero_d, larger, calls=[0, 0, 1, 0, 1])
+
+
 def update_inside_branches_inside_a_loop(x0, x1):
     v0 = ops.stack((x0, x0 * x0))
     v1 = v0.transpose((1, 0))

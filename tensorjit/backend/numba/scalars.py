@@ -24,11 +24,16 @@ SCALAR_BINDINGS = {
     "atan": "np.arctan", "atan2": "np.arctan2", "erf": "math.erf", "pow": "np.power",
     "floor": "np.floor", "ceil": "np.ceil", "rint": "np.rint", "abs": "np.abs",
     "isinf": "np.isinf", "isfinite": "np.isfinite", "inf": "np.inf", "nan": "np.nan",
+    "acos": "np.arccos", "asin": "np.arcsin", "acosh": "np.arccosh", "asinh": "np.arcsinh",
+    "atanh": "np.arctanh", "cosh": "np.cosh", "sinh": "np.sinh", "log2": "np.log2",
+    "log10": "np.log10", "exp2": "np.exp2", "erfc": "math.erfc", "lgamma": "math.lgamma",
+    "trunc": "np.trunc", "hypot": "np.hypot", "copysign": "np.copysign",
     **{name: f"np.{name}" for name in scalar.DTYPE_NAMES},
     **{name: f"_scalar_math.{impl}" for name, impl in _IMPLEMENTED.items()},
 }
 # exactly NumPy's result for every input (LLVM instructions: no approximation)
-EXACT_CALLS = frozenset({"sqrt", "floor", "ceil", "rint", "abs", "isinf", "isfinite"})
+EXACT_CALLS = frozenset({"sqrt", "floor", "ceil", "rint", "abs", "isinf", "isfinite", "trunc",
+                         "copysign"})
 # the text of scalar rules is plain Python over those names: no spelling to change
 NUMBA_SCALAR = scalar.ScalarContext
 # read as text: the modules themselves import Numba, which only kernels may need

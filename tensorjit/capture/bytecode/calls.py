@@ -67,10 +67,10 @@ def classify(fn, owned):
     if isinstance(fn, types.MethodType):
         target = fn.__func__
         if isinstance(target, types.FunctionType):
-            return DIRECT if is_internal_module(target.__module__) else INLINE
+            return _python_function_kind(target)
         return classify(target, owned)
     if isinstance(fn, types.FunctionType):
-        return DIRECT if is_internal_module(fn.__module__) else INLINE
+        return _python_function_kind(fn)
     if isinstance(fn, type):
         if issubclass(fn, Tensor) or is_internal_module(fn.__module__):
             return DIRECT
@@ -100,6 +100,16 @@ def classify(fn, owned):
     if _pure_module(module):
         return PURE
     return BREAK
+
+
+def _python_function_kind(fn):
+    """A function written in Python: tensorjit's runs on tracers; a pure library's
+    (``np.eye``, ``math.comb`` written in Python) is computed like its C functions rather
+    than followed into its implementation; any other is the user's: inlined."""
+    module = fn.__module__ or ""
+    if is_internal_module(module):
+        return DIRECT
+    return PURE if _pure_module(module) else INLINE
 
 
 CONTAINERS = (list, dict, set, bytearray, collections.deque)

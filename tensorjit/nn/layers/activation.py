@@ -6,6 +6,7 @@ from ...tensor import Tensor, Parameter
 from ..cell import Cell
 from ..initializer import initializer
 from .. import _checks
+from . import activation_extra as _extra
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "Softmax",
            "LogSoftmax", "ELU", "Mish", "HSwish", "HSigmoid", "PReLU", "SeLU", "CELU",
@@ -219,6 +220,11 @@ _ACTIVATIONS = {
     "hsigmoid": HSigmoid, "prelu": PReLU, "selu": SeLU, "celu": CELU,
     "logsigmoid": LogSigmoid, "softsign": Softsign, "hardtanh": Hardtanh,
     "softplus": Softplus,
+    # activation_extra.py's cells, under MindSpore's names ("fast_gelu" is "fastgelu" here)
+    "hshrink": _extra.HShrink, "softshrink": _extra.SoftShrink, "rrelu": _extra.RReLU,
+    "tanhshrink": _extra.Tanhshrink, "softmin": _extra.Softmin,
+    "softmax2d": _extra.Softmax2d, "fastgelu": _extra.FastGelu, "preluext": _extra.PReLUExt,
+    "threshold": _extra.Threshold,
 }
 
 

@@ -83,8 +83,19 @@ class Flatten(Cell):
 
 
 class Identity(Cell):
-    def construct(self, x):
-        return x
+    """Returns its input. Constructor arguments are accepted and ignored (MindSpore 2.10's
+    ``nn.Identity``, the same class as ``mint.nn.Identity``, does so as PyTorch's).
+
+    >>> import tensorjit as ms
+    >>> ms.nn.Identity(54, unused="argument")(ms.Tensor([1., 2.])).asnumpy().tolist()
+    [1.0, 2.0]
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def construct(self, input):
+        return input
 
 
 class Dropout(Cell):
