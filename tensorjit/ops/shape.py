@@ -430,7 +430,7 @@ def pad(input_x, padding, mode="constant", value=None):
     x = input_x
     padding = coerce.as_shape(padding, "pad")
     if len(padding) % 2:
-        raise ValueError(f"pad: the size of padding must be divisible by 2, got {len(padding)}")
+        raise ValueError(f"pad: the size of padding must be divisible by 2, got {tuple(padding)}")
     if len(padding) // 2 > x.ndim:
         raise ValueError(f"pad: padding {padding} holds {len(padding) // 2} (before, after) "
                          f"pairs, more than the {x.ndim} axes of the input")

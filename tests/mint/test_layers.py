@@ -2,7 +2,7 @@
 parameter names (MindSpore mint's, so checkpoints load) and training-mode state."""
 import numpy as np
 import pytest
-import torch
+torch = pytest.importorskip("torch")  # the reference; CPythons without it skip
 
 import tensorjit as ms
 from tensorjit import mint

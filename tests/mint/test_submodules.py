@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 import pytest
-import torch
+torch = pytest.importorskip("torch")  # the reference; CPythons without it skip
 
 import tensorjit as ms
 from tensorjit import mint

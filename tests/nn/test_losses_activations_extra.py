@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-import torch
+torch = pytest.importorskip("torch")  # the reference; CPythons without it skip
 
 import tensorjit as tj
 from tensorjit import nn
