@@ -25,7 +25,12 @@ SAMPLES = {2: np.array([[[0.3, 0.8], [0.55, 0.1]]]),
 
 
 def tm(name, *args, **kwargs):
-    return getattr(torch.nn, name)(*args, **kwargs) if torch is not None else None
+    if torch is None:
+        return None
+    samples = kwargs.get("_random_samples")
+    if isinstance(samples, np.ndarray):
+        kwargs["_random_samples"] = torch.tensor(samples)
+    return getattr(torch.nn, name)(*args, **kwargs)
 
 
 # ---- layers against PyTorch, finite differences and every mode --------------------------------
@@ -64,12 +69,12 @@ CASES = {
         lambda: nn.FractionalMaxPool2d(2, (3, 4), return_indices=True,
                                        _random_samples=Tensor(SAMPLES[2])),
         lambda: tm("FractionalMaxPool2d", 2, (3, 4), return_indices=True,
-                   _random_samples=torch.tensor(SAMPLES[2])), (1, 2, 6, 7)),
+                   _random_samples=SAMPLES[2]), (1, 2, 6, 7)),
     "FractionalMaxPool3d": (
         lambda: nn.FractionalMaxPool3d(2, output_ratio=(0.5, 0.6, 0.7),
                                        _random_samples=Tensor(SAMPLES[3])),
         lambda: tm("FractionalMaxPool3d", 2, output_ratio=(0.5, 0.6, 0.7),
-                   _random_samples=torch.tensor(SAMPLES[3])), (1, 2, 5, 5, 6)),
+                   _random_samples=SAMPLES[3]), (1, 2, 5, 5, 6)),
     # the options MaxPool2d / AvgPool2d / AdaptiveAvgPool2d gained with these layers
     "MaxPool2d pad ceil indices": (lambda: nn.MaxPool2d(3, 2, "pad", 1, 2, True, True),
                                    lambda: tm("MaxPool2d", 3, 2, 1, 2, True, True),
