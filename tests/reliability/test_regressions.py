@@ -326,6 +326,33 @@ def test_ast_in_place_update_inside_a_tensor_if_keeps_the_object():
           [np.array([[5]], np.int64)])
 
 
+def alias_through_unrolled_ifs_then_a_fallback_loop(x0):
+    v0 = x0
+    for _ in range(2):
+        if v0.min() < -1:
+            v0 = v0 + 4
+        v0 += x0
+    v4 = v0
+    i = (v0.min() < -1).astype(ms.int32)
+    while i < 1:              # runs as Python (v4 is updated in place and reassigned)
+        v4 -= 1
+        if (v0 > 2).any():
+            v4 = ops.abs(v4)
+        i = i + 1
+    return v4
+
+
+def test_ast_fallback_statement_sees_objects_aliased_through_several_tensor_ifs():
+    """fuzz campaign seed 61128199 program 14 (ast): before a statement that runs as Python,
+    the graph segment hands it the environment's tensors, made one object where eager has
+    one object. ``v0`` is the argument ``x0`` when neither unrolled ``if`` was taken, a
+    relation through the first ``if``'s result, which no name holds any more: only direct
+    pairs were followed, so ``v4 -= 1`` in the Python loop missed the caller's ``x0``."""
+    i32 = np.int32
+    check(alias_through_unrolled_ifs_then_a_fallback_loop, [np.array(2, i32)],
+          [np.array(-3, i32)], [np.array([1, -5], i32)])
+
+
 def loop_var_in_place_and_reassigned(x0):
     v0 = x0
     i = (x0.min() < -1).astype(ms.int32)

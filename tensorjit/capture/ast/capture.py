@@ -18,7 +18,7 @@ from ..request import Captured, CaptureInfo, NOT_RUN
 from ..breaks import GraphBreak, TENSOR_VALUE, UNSUPPORTED_SYNTAX, PYTHON_STATE
 from . import convert, runtime, syntax, transform
 from .values import ControlFlowError, Undefined
-from .conditionals import BranchAliases, propagate_inplace
+from .conditionals import BranchAliases, propagate_inplace, alias_condition
 from .errors import JitSyntaxError, Unsupported
 from .fallback import (PythonGuards, GraphSegment, FallbackStatement, Program, flatten_env)
 
@@ -318,7 +318,8 @@ class AstBuilder:
                 outputs.append(tracer)
         aliases = []
         if failure is not None:     # Python runs next: it must see the same objects
-            aliases = _alias_outputs(capture, objects, out_leaves, outputs)
+            with capture_scope(capture):
+                aliases = _alias_outputs(capture, objects, out_leaves, outputs)
         graph = capture.finish(outputs)
         _no_literal_outputs(capture)
         self._note_info(capture, failure)
@@ -342,20 +343,27 @@ class AstBuilder:
 
 def _alias_outputs(capture, objects, out_leaves, outputs):
     """[(leaf, leaf, output index of the condition, value)]: environment tensors that are
-    one Python object when a tensor ``if``'s condition has that value (``BranchAliases``);
-    the condition becomes a graph output."""
-    position = {id(t): k for k, t in enumerate(objects)}
+    one Python object when tensor ``if``s' conditions hold (``BranchAliases``, followed
+    through tensors the environment no longer names: after ``z = y`` / ``if a: z = ...`` /
+    ``z += 1`` / ``if b: z = ...``, the last ``z`` is ``y`` when neither condition held);
+    the condition becomes a graph output. Pairs keeping the caller's tensor come first, so
+    a leaf made the same as another is already the object the caller will see."""
+    paired = [k for k, t in enumerate(objects) if id(t) in capture.branch_aliases.pairs]
     found = []
-    for key, pairs in capture.branch_aliases.pairs.items():
-        for other, pred, when, owner in pairs:
-            i, j = position.get(key), position.get(id(other))
-            if i is None or j is None or owner is not capture:
-                continue
-            if out_leaves[j][0] == "input" or (out_leaves[i][0] != "input" and j < i):
+    for i in paired:
+        for j in paired:
+            if i == j or out_leaves[j][0] == "input" or \
+                    (out_leaves[i][0] != "input" and j < i):
                 continue          # keep the caller's tensor (or the first leaf) as the object
-            found.append((i, j, len(outputs), when))
-            outputs.append(pred)
-    return found
+            same = alias_condition(capture, objects[i], objects[j])
+            if same is None or same is True:
+                continue
+            found.append((out_leaves[i][0] != "input", i, j, same))
+    aliases = []
+    for _, i, j, same in sorted(found, key=lambda f: f[:3]):
+        aliases.append((i, j, len(outputs), True))
+        outputs.append(same)
+    return aliases
 
 
 def _python_statement(fn):

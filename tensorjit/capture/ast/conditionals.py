@@ -295,9 +295,10 @@ def propagate_inplace(capture, target, value):
             for other, pred, when, owner in aliases.pairs.get(id(obj), ()):
                 if id(other) in done or not _encloses(owner, capture):
                     continue
-                same = pred if when else ops.logical_not(pred)
-                same = same if active is None else ops.logical_and(active, same)
-                other._assign(ops.where(same, value, other))
+                same = _path_condition(active, pred, when)
+                if same is False:
+                    continue
+                other._assign(value if same is True else ops.where(same, value, other))
                 done.add(id(other))
                 frontier.append((other, same))
     finally:
@@ -320,13 +321,30 @@ def alias_condition(capture, a, b):
         for other, pred, when, owner in aliases.pairs.get(id(obj), ()):
             if id(other) in done or owner is not capture:
                 continue
-            same = pred if when else ops.logical_not(pred)
-            same = same if active is None else ops.logical_and(active, same)
+            same = _path_condition(active, pred, when)
+            if same is False:
+                continue
             if other is b:
                 return same
             done.add(id(other))
             frontier.append((other, same))
     return None
+
+
+def _path_condition(active, pred, when):
+    """The condition of one more alias pair on a path (``active``: the path's condition so
+    far, None at its start): a bool tensor, or True / False where a condition is a Python
+    bool (a loop's first test known at capture)."""
+    from ... import ops
+    if isinstance(pred, (bool, np.bool_)):
+        same = bool(pred) == when
+    else:
+        same = pred if when else ops.logical_not(pred)
+    if active is None or active is True or same is False:
+        return same
+    if same is True:
+        return active
+    return ops.logical_and(active, same)
 
 
 def _encloses(owner, capture):
