@@ -107,3 +107,16 @@ def test_entries_in_a_directory_owned_by_someone_else_are_not_loaded(populated):
     compiled, loaded, _, warnings = run_child(populated, **env)
     assert (compiled, loaded) == (1, 0)
     assert any("not owned by this user" in w for w in warnings), warnings
+
+
+def test_a_stored_kernel_is_found_on_disk_by_its_index_file_name(template):
+    """``NativeKernel.on_disk`` (no NumPy stand-in while a cached kernel loads) looks up
+    the index file by the name Numba gives it, for the kernel the child stored."""
+    from tensorjit.backend.numba.disk_cache import index_path
+    kernels = template / "kernels"
+    stems = [name[:-3] for name in os.listdir(kernels) if name.endswith(".py")]
+    assert stems
+    for stem in stems:
+        source = (kernels / (stem + ".py")).read_text()
+        assert os.path.exists(index_path(str(kernels), stem, source)), stem
+        assert not os.path.exists(index_path(str(kernels), stem, "\n" + source))

@@ -46,6 +46,15 @@ def purge(directory, stem):
 _modules = {}          # digest -> dispatcher
 
 
+def index_path(directory, stem, source):
+    """Where Numba writes the cache index of ``source``'s ``kernel`` for this Python: named
+    by the module, the function and its first line (the ``@njit`` decorator's)."""
+    line = next((k for k, text in enumerate(source.splitlines(), 1)
+                 if text.startswith("@njit")), 0)
+    tag = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    return os.path.join(directory, "__pycache__", f"{stem}.kernel-{line}.{tag}.nbi")
+
+
 def load_module(directory, stem, source, fresh=False):
     """The kernel from the cache directory (its source written there if absent or
     corrupt). The source is compiled here, never from a ``.pyc``: a stale or damaged

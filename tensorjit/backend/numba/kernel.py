@@ -18,7 +18,7 @@ from . import config
 from .config import STATS, numba_available
 from .plan import KernelPlan, NATIVE_DTYPES
 from .source import KernelSource
-from .disk_cache import (cache_dir, load_module, memory_module, private_files, purge,
+from .disk_cache import (cache_dir, index_path, load_module, memory_module, private_files, purge,
                          warn_once as _warn_once)
 from . import background
 from ... import timeline
@@ -43,15 +43,12 @@ class NativeKernel:
 
     def on_disk(self):
         """Whether Numba's cache holds an index for this kernel in this Python (then
-        loading it takes milliseconds: no reason to run its NumPy version meanwhile)."""
+        loading it takes milliseconds: no reason to run its NumPy version meanwhile).
+        The index's exact name is looked up: listing the directory cost 28 ms per kernel
+        at 60,000 cached files, half the fuzzers' time."""
         if self.directory is None:
             return False
-        tag = f"py{sys.version_info[0]}{sys.version_info[1]}.nbi"
-        try:
-            names = os.listdir(os.path.join(self.directory, "__pycache__"))
-        except OSError:
-            return False
-        return any(n.startswith(self.stem + ".") and n.endswith(tag) for n in names)
+        return os.path.exists(index_path(self.directory, self.stem, self.source))
 
     def prepare(self, *arrays):
         """Compile, or load from the disk cache, for these arrays' types, now."""
