@@ -23,7 +23,8 @@ class _Iterator:
         self.names = dataset.get_col_names()
 
     def _convert(self, array):
-        return array if self.output_numpy else Tensor(array)
+        # string and bytes columns stay NumPy arrays, as in MindSpore (no such Tensors)
+        return array if self.output_numpy or array.dtype.kind in "SU" else Tensor(array)
 
     def __iter__(self):
         self.stop()                            # a new loop starts the next epoch

@@ -74,10 +74,14 @@ class IndexedSource(Dataset):
     def _columns(self):
         return list(self.column_names)
 
+    def _order(self, epoch, n):
+        """The epoch's order of the ``n`` rows, before sharding."""
+        return (np.random.default_rng([self.seed, epoch]).permutation(n) if self.shuffle_rows
+                else np.arange(n))
+
     def _indices(self, epoch):
         n = self._length()
-        order = (np.random.default_rng([self.seed, epoch]).permutation(n) if self.shuffle_rows
-                 else np.arange(n))
+        order = self._order(epoch, n)
         if self.num_shards is not None and n:
             per_shard = -(-n // self.num_shards)
             order = np.resize(order, per_shard * self.num_shards)[self.shard_id::self.num_shards]

@@ -14,7 +14,8 @@ import tensorjit
 LAYERS = [
     ("dtype", "aval", "state", "context", "locks", "files", "timeline"),  # leaves
     ("tensor",),                                    # Tensor, Parameter
-    ("ir", "ops", "autodiff", "pytree", "dataset"),  # graph, rewrite; registry; tape; data
+    ("ir", "ops", "autodiff", "pytree", "dataset", "mindrecord"),  # graph, rewrite; registry;
+    # tape; data; MindRecord files
     ("passes", "backend", "nn", "mint", "numpy", "checkpoint", "amp"),  # passes; codegen;
     # layers; mindspore.numpy; .ckpt
     ("capture",),                                   # trace, ast, bytecode

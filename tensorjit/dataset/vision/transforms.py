@@ -47,8 +47,19 @@ def _size_pair(size, who):
     raise ValueError(f"{who}: 'size' must be a positive int or (height, width), got {size!r}")
 
 
+def _encoded_bytes(data):
+    """An encoded image as bytes: a uint8 array, bytes, or a bytes array (MindDataset's
+    ``bytes`` columns)."""
+    if isinstance(data, bytes):
+        return data
+    if isinstance(data, np.ndarray) and data.dtype.kind == "S":
+        return data.tobytes()
+    return np.asarray(data, np.uint8).tobytes()
+
+
 class Decode:
-    """Encoded image bytes (a uint8 array) to an RGB (H, W, 3) uint8 array, with Pillow."""
+    """Encoded image bytes (a uint8 array, bytes, or a bytes array) to an RGB (H, W, 3)
+    uint8 array, with Pillow."""
 
     def __init__(self, to_pil=False):
         self.to_pil = to_pil
@@ -60,7 +71,7 @@ class Decode:
             raise ImportError("Decode needs Pillow to read image files: pip install pillow "
                               "(or install tensorjit's 'vision' extra)") from None
         try:
-            image = Image.open(io.BytesIO(np.asarray(data, np.uint8).tobytes())).convert("RGB")
+            image = Image.open(io.BytesIO(_encoded_bytes(data))).convert("RGB")
         except Exception as exc:
             raise ValueError(f"Decode: the bytes are not an image Pillow can read ({exc})") \
                 from None
