@@ -92,12 +92,22 @@ def _pack(value, out):
         for key in sorted(value, key=lambda k: k.encode("utf-8")):
             _pack_str(key, out)
             _pack(value[key], out)
+    elif isinstance(value, (list, tuple)):
+        n = len(value)
+        if n <= 15:
+            out.append(0x90 | n)
+        elif n <= 0xFFFF:
+            out += b"\xdc" + struct.pack(">H", n)
+        else:
+            out += b"\xdd" + struct.pack(">I", n)
+        for item in value:
+            _pack(item, out)
     else:
         raise TypeError(f"cannot encode a {type(value).__name__} in a MindRecord row")
 
 
 def pack(value):
-    """``value`` (a dict of str / int / float, nested as JSON) as MessagePack bytes."""
+    """``value`` (JSON-like: dicts, lists, str, int, float, bool, None) as MessagePack."""
     out = bytearray()
     _pack(value, out)
     return bytes(out)

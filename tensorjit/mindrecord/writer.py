@@ -211,8 +211,12 @@ class FileWriter:
                 own = Header(header.schema, header.index_fields, names, header.header_size,
                              header.page_size, header.compression_size, header.version)
                 own.pages = [header.pages[m] for m in members]
+                try:
+                    text = own.serialize(position)
+                except ValueError as exc:
+                    raise MRMCommitError(f"Failed to commit: {exc}.") from None
                 self._files[k].seek(0)
-                self._files[k].write(own.serialize(position))
+                self._files[k].write(text)
         for f in self._files:
             f.flush()
             os.fsync(f.fileno())
@@ -234,6 +238,18 @@ class FileWriter:
         rows = scan_rows(header.pages[k], header.header_size, header.page_size, read)
         write_index(path + ".db", os.path.basename(path), header.schema, header.index_fields,
                     rows)
+
+    def __del__(self):
+        # an abandoned new set leaves nothing behind (its files only appear at commit)
+        try:
+            if self._files is not None and not self._committed:
+                for f in self._files:
+                    f.close()
+                for tmp in self._temps or []:
+                    if os.path.exists(tmp):
+                        os.remove(tmp)
+        except Exception:     # (interpreter shutdown)
+            pass
 
     # ---- appending ----------------------------------------------------------------------
     @classmethod

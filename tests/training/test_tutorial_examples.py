@@ -10,7 +10,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(ROOT, "examples")
 TUTORIALS = ["quick_start.py", "model_callbacks.py", "save_load.py", "mixed_precision.py",
-             "dataset_pipeline.py"]
+             "dataset_pipeline.py", "mindrecord_conversion.py"]
 
 
 def run(name, *args, tmp_path):
@@ -71,6 +71,17 @@ def test_mixed_precision(tmp_path):
     assert last < first
     model_losses = floats(r"epoch: \d+ step: \d+, loss is ([\d.]+)", out)
     assert model_losses[-1] < model_losses[0]
+
+
+def test_mindrecord_conversion(tmp_path):
+    pytest.importorskip("PIL", reason="the tutorial makes its images with Pillow")
+    out = run("mindrecord_conversion.py", "--samples", "30", tmp_path=tmp_path)
+    assert "Got 30 samples" in out and "batches per epoch: 3" in out
+    assert "batch: (8, 3, 32, 32) float32 (8,) int32" in out
+    assert "nlp rows: 30" in out and "nlp batch: (16, 8) int64 True" in out
+    assert sorted(os.listdir(tmp_path)) == ["nlp.mindrecord0", "nlp.mindrecord0.db",
+                                            "nlp.mindrecord1", "nlp.mindrecord1.db",
+                                            "test.mindrecord", "test.mindrecord.db"]
 
 
 def test_dataset_pipeline(tmp_path):
