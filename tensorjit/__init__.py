@@ -11,6 +11,7 @@ from . import numpy   # mindspore.numpy (import tensorjit.numpy as mnp)
 from . import mint
 from .checkpoint import save_checkpoint, load_checkpoint, load_param_into_net
 from . import dataset
+from . import mindrecord   # mindspore.mindrecord (MindRecord files)
 from . import amp
 from . import train
 # mindspore exports train's names at the top too (``from mindspore import Model, LossMonitor``)

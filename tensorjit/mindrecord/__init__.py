@@ -8,8 +8,11 @@ them to a pipeline. Files are byte for byte what MindSpore 2.10 writes for the s
 """
 import enum
 
-from .errors import *                     # noqa: F401,F403  (MindSpore's exception names)
-from .errors import __all__ as _errors
+from .errors import (MindRecordException, ParamValueError, ParamTypeError, MRMOpenError,
+                     MRMOpenForAppendError, MRMInvalidPageSizeError, MRMInvalidHeaderSizeError,
+                     MRMWriteDatasetError, MRMCommitError, MRMAddSchemaError, MRMAddIndexError,
+                     MRMGetMetaError, MRMInvalidSchemaError, MRMValidateDataError,
+                     MRMDefineIndexError, MRMUnsupportedSchemaError)
 from .reader import FileReader
 from .writer import FileWriter
 
@@ -23,4 +26,9 @@ class MSRStatus(enum.IntEnum):
 SUCCESS = MSRStatus.SUCCESS
 FAILED = MSRStatus.FAILED
 
-__all__ = ["FileWriter", "FileReader", "SUCCESS", "FAILED", "MSRStatus"] + list(_errors)
+__all__ = ["FileWriter", "FileReader", "SUCCESS", "FAILED", "MSRStatus", "MindRecordException",
+           "ParamValueError", "ParamTypeError", "MRMOpenError", "MRMOpenForAppendError",
+           "MRMInvalidPageSizeError", "MRMInvalidHeaderSizeError", "MRMWriteDatasetError",
+           "MRMCommitError", "MRMAddSchemaError", "MRMAddIndexError", "MRMGetMetaError",
+           "MRMInvalidSchemaError", "MRMValidateDataError", "MRMDefineIndexError",
+           "MRMUnsupportedSchemaError"]

@@ -90,7 +90,7 @@ def read_index(path, shard_name, where):
             raise RuntimeError(f"{where}: the index file {path} belongs to "
                                f"{names[0][0] if names else 'no file'!r}, not to {shard_name!r}")
         columns = ",".join(POSITION_COLUMNS)
-        bad = db.execute(f"SELECT COUNT(*) FROM INDEXES WHERE " + " OR ".join(
+        bad = db.execute("SELECT COUNT(*) FROM INDEXES WHERE " + " OR ".join(
             f"typeof({c}) != 'integer' OR {c} < 0" for c in POSITION_COLUMNS)).fetchone()[0]
         if bad:
             raise RuntimeError(f"{where}: the index file {path} has {bad} rows whose positions "

@@ -174,13 +174,15 @@ class ShardSet:
 class FileReader:
     """MindSpore's ``FileReader``: ``get_next()`` yields each row as a dict."""
 
-    _NO_VALUE = object()
+    class _Default(int):
+        """4, MindSpore's default, which MindSpore checks against the CPU count only when
+        it is given."""
 
-    def __init__(self, file_name, num_consumer=_NO_VALUE, columns=None, operator=None):
+    def __init__(self, file_name, num_consumer=_Default(4), columns=None, operator=None):
         names = file_name if isinstance(file_name, list) else [file_name]
         for name in names:
             check_filename(name)
-        if num_consumer is not FileReader._NO_VALUE:   # (MindSpore checks a given value only)
+        if type(num_consumer) is not FileReader._Default:
             if isinstance(num_consumer, bool) or not isinstance(num_consumer, int):
                 raise ParamValueError("Parameter num_consumer is not int.")
             if not 1 <= num_consumer <= (os.cpu_count() or 1):

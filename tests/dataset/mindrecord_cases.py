@@ -11,7 +11,8 @@ import numpy as np
 
 MIXED = {"file_name": {"type": "string"}, "label": {"type": "int32"}, "data": {"type": "bytes"},
          "score": {"type": "float32"}, "weight": {"type": "float64"}, "id": {"type": "int64"},
-         "embedding": {"type": "float32", "shape": [-1]}, "mask": {"type": "int32", "shape": [2, 3]},
+         "embedding": {"type": "float32", "shape": [-1]},
+         "mask": {"type": "int32", "shape": [2, 3]},
          "ids": {"type": "int64", "shape": [-1]}}
 SCALARS = {"a": {"type": "int64"}, "b": {"type": "float32"}, "s": {"type": "string"}}
 PAGED = {"data": {"type": "bytes"}, "s": {"type": "string"}}

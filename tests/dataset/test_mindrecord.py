@@ -61,6 +61,13 @@ def test_file_reader_gives_back_the_rows(tmp_path):
     picked = next(FileReader(path, columns=["x", "label", "data"]).get_next())
     assert list(picked) == ["label", "x", "data"]
     assert mindrecord.SUCCESS == 0 and mindrecord.FAILED == 1
+    # (MindSpore checks num_consumer against the CPU count only when it is given)
+    assert FileReader(path, num_consumer=1).len() == 7
+    for bad in (0, 10 ** 6, "2"):
+        with pytest.raises(mindrecord.ParamValueError):
+            FileReader(path, num_consumer=bad)
+    with pytest.raises(mindrecord.ParamValueError, match="not in the schema"):
+        FileReader(path, columns=["nope"])
 
 
 def test_shards_calls_and_append_keep_every_row(tmp_path):
@@ -78,6 +85,9 @@ def test_shards_calls_and_append_keep_every_row(tmp_path):
     assert sorted(r["name"] for r in FileReader(path).get_next()) == sorted(
         f"r{i}" for i in range(15))
     assert ds.MindDataset(path).get_dataset_size() == 15
+    os.remove(path + ".db")
+    with pytest.raises(mindrecord.MRMOpenForAppendError, match="does not exist"):
+        FileWriter.open_for_append(path)
 
 
 def test_parallel_writer_gives_each_call_to_one_shard_in_turn(tmp_path):
