@@ -134,7 +134,7 @@ _CLASS = {"add": "TensorScatterAdd", "mul": "TensorScatterMul", "max": "TensorSc
 
 def _scatter_impl(reduction):
     def impl(x, indices, updates):
-        out = np.array(x)
+        out = np.array(x, order="C")     # C order: _apply_in_levels writes through a reshape
         index = _coordinates(_CLASS[reduction], x.shape, indices)
         if not index:    # depth 0: every row combines with the whole tensor
             _KERNELS[reduction](out[None], (np.zeros(indices.shape[:-1], np.intp),), updates)
