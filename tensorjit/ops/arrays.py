@@ -105,6 +105,8 @@ def trapz(y, x=None, *, dx=1.0, dim=-1):
     """The integral of ``y`` along ``dim`` by the trapezoidal rule, at the sample points
     ``x`` (1-D along ``dim``, or ``y``'s shape) or spaced ``dx`` apart."""
     y = coerce.as_tensor(y, op="trapz")
+    if y.dtype == dt.bool_:
+        raise TypeError("For 'trapz', a bool input is not supported")
     if not dt.is_float(y.dtype):
         y = _ew.cast(y, dt.float32)
     dim = coerce.normalize_axis(dim, y.ndim, "trapz")

@@ -30,6 +30,8 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
             raise ValueError("For 'searchsorted', side='left' contradicts right=True")
         right = side == "right"
     sequence = coerce.as_tensor(sorted_sequence, op="searchsorted")
+    if sequence.dtype == dt.bool_:
+        raise TypeError("For 'SearchSorted', a bool sequence is not supported")
     if sorter is not None:
         sequence = gather_elements(sequence, -1, coerce.as_tensor(sorter))
     scalar = not isinstance(values, Tensor)

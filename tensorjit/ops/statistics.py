@@ -11,6 +11,7 @@ from ..tensor import Tensor
 from . import coerce
 from . import elementwise as _ew
 from . import reduction as _red
+from .creation import full
 from .indexing import take_along_axis
 from .shape import reshape, squeeze, stack
 from .sorting import argsort_p
@@ -22,10 +23,12 @@ def _sorted_order(x, axis):
     return argsort_p.bind(x, axis=axis, descending=False)    # stable; NaN last
 
 
-def _count_valid(x, axis):
-    """Non-NaN elements along ``axis`` (keepdims), int64."""
-    if not dt.is_float(x.dtype):
-        return coerce.constant(np.full((1,) * x.ndim, x.shape[axis], np.int64))
+def _count_valid(x, axis, ignore_nan=True):
+    """The non-NaN elements along ``axis`` (``ignore_nan=False``: all of them), int64 with
+    the axis kept."""
+    if not ignore_nan or not dt.is_float(x.dtype):
+        shape = tuple(1 if a == axis else d for a, d in enumerate(x.shape))
+        return full(shape, x.shape[axis], dtype=dt.int64)
     return _red.sum(_ew.cast(_ew.logical_not(_ew.isnan(x)), dt.int64), axis, keepdims=True)
 
 
@@ -75,8 +78,7 @@ def _quantile(x, q, axis, keepdims, ignore_nan, op):
         axis = coerce.normalize_axis(axis, x.ndim, op)
         keep_shape = None
     ordered = take_along_axis(x, _sorted_order(x, axis), axis)
-    valid = _count_valid(x, axis) if ignore_nan else \
-        coerce.constant(np.full((1,) * x.ndim, x.shape[axis], np.int64))
+    valid = _count_valid(x, axis, ignore_nan)
     last = _ew.cast(_ew.maximum(_ew.sub(valid, 1), 0), x.dtype)
     results = []
     for fraction in q_values.reshape(-1):
@@ -175,6 +177,8 @@ def aminmax(input, *, axis=0, keepdims=False):
 def vecdot(x, y, *, axis=-1):
     """The dot products of ``x`` and ``y``'s vectors along ``axis`` (broadcast together)."""
     x, y = coerce.as_tensor(x, op="vecdot"), coerce.as_tensor(y, op="vecdot")
+    if dt.bool_ in (x.dtype, y.dtype):
+        raise TypeError("For 'vecdot', bool inputs are not supported")
     return _red.sum(_ew.mul(x, y), axis)
 
 
@@ -183,6 +187,8 @@ def vector_norm(x, ord=2, axis=None, keepdims=False, *, dtype=None):
     ``-inf``, 0 (the count of non-zeros) or any real ``p``; integers in float32; its
     gradient at 0 is 0."""
     x = coerce.as_tensor(x, op="vector_norm")
+    if x.dtype == dt.bool_:
+        raise TypeError("For 'vector_norm', a bool input is not supported")
     if isinstance(ord, (str, bool)) or not isinstance(ord, (int, float, np.number)):
         raise ValueError(f"For 'vector_norm', 'ord' must be a number, got {ord!r}")
     if dtype is not None:

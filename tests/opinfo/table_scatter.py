@@ -1,5 +1,6 @@
 """Table entries: scatter and gather (gather_nd, tensor_scatter_*, scatter_nd*, scatter_*,
-tensor_scatter_elements, inplace_*), segment reductions and selections along an axis.
+tensor_scatter_elements, inplace_*), segment reductions, selections along an axis and
+slices (slice, strided_slice, reverse, space <-> batch).
 
 The references apply each row of ``indices`` in order with NumPy (``out[tuple(row)] =
 f(out[tuple(row)], update)``), as MindSpore's CPU kernels do."""
@@ -323,3 +324,78 @@ op("slice_scatter", prims=(), ref=_slice_scatter_ref, dtypes=ALL, result=_first,
                                  case("negative start", a(3, 4), a(3, 1), 1, -1)]),
    torch=lambda torch, x, src, axis=0, start=None, end=None, step=1: torch.slice_scatter(
        x, src, axis, start, end, step))
+
+
+# ---- slices -------------------------------------------------------------------------------
+
+op("slice", prims=(), ref=lambda x, begin, size: x[tuple(
+    slice(b, None if s == -1 else b + s) for b, s in zip(begin, size))], dtypes=ALL,
+   result=_first, **structural(lambda a, full: [case("2-d", a(3, 4), (0, 1), (2, -1)),
+                                                case("empty", a(3, 4), (1, 0), (0, 2))]))
+
+
+def _strided_ref(x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                 new_axis_mask=0, shrink_axis_mask=0):
+    index = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        if shrink_axis_mask >> i & 1:
+            index.append(b)
+        else:
+            index.append(slice(None if begin_mask >> i & 1 else b,
+                               None if end_mask >> i & 1 else e, s))
+    return x[tuple(index)]
+
+
+op("strided_slice", prims=(), ref=_strided_ref, dtypes=ALL, result=_first,
+   **structural(lambda a, full: [case("strides", a(2, 3, 4), (0, 1, 0), (2, 3, 4), (1, 1, 2)),
+                                 case("masks", a(2, 3, 4), (1, 1, 0), (2, 3, 4), (1, 1, 1), 1,
+                                      2, 0, 0, 4),
+                                 case("negative stride", a(4, 3), (3, 0), (0, 3), (-1, 1))]),
+   notes={"masks": "TensorFlow's begin / end / shrink masks; ellipsis and new-axis masks "
+                   "follow TensorFlow too (MindSpore 2.10's CPU kernel places them otherwise)"})
+op("reverse", prims=(), ref=lambda x, axis: np.flip(x, tuple(axis)), dtypes=ALL, result=_first,
+   **structural(lambda a, full: [case("one axis", a(3, 4), [1]),
+                                 case("two axes", a(3, 4), (0, -1))]))
+
+
+def _reverse_sequence_ref(x, lengths, seq_dim, batch_dim=0):
+    out = np.array(x)
+    for b, n in enumerate(lengths):
+        src = np.take(x, [b], batch_dim)
+        part = np.take(src, np.arange(n)[::-1], seq_dim)
+        index = [slice(None)] * x.ndim
+        index[batch_dim], index[seq_dim] = slice(b, b + 1), slice(0, n)
+        out[tuple(index)] = part
+    return out
+
+
+op("reverse_sequence", prims=(), ref=_reverse_sequence_ref, dtypes=ALL, result=_first,
+   nondiff=(1,), **structural(lambda a, full: [
+       case("batch 0", a(3, 4), _i32(1, 3, 0), 1),
+       case("batch 1", a(4, 3, 2), _i64(2, 4, 1), 0, 1)]))
+
+
+def _s2b_ref(x, block, pads):
+    block = (block,) * 2 if isinstance(block, int) else tuple(block)
+    x = np.pad(x, [(0, 0)] * (x.ndim - len(block)) + [tuple(p) for p in pads])
+    n, c = x.shape[:2]
+    h, w = x.shape[2] // block[0], x.shape[3] // block[1]
+    x = x.reshape(n, c, h, block[0], w, block[1]).transpose(3, 5, 0, 1, 2, 4)
+    return x.reshape(block[0] * block[1] * n, c, h, w)
+
+
+def _b2s_ref(x, block, crops):
+    block = (block,) * 2 if isinstance(block, int) else tuple(block)
+    n = x.shape[0] // (block[0] * block[1])
+    c, h, w = x.shape[1:]
+    x = x.reshape(block[0], block[1], n, c, h, w).transpose(2, 3, 4, 0, 5, 1)
+    x = x.reshape(n, c, h * block[0], w * block[1])
+    return x[:, :, crops[0][0]:x.shape[2] - crops[0][1], crops[1][0]:x.shape[3] - crops[1][1]]
+
+
+op("space_to_batch_nd", prims=(), ref=_s2b_ref, dtypes=ALL, result=_first,
+   **structural(lambda a, full: [case("block 2", a(1, 2, 4, 4), 2, [[0, 0], [0, 0]]),
+                                 case("padded", a(2, 1, 2, 3), [2, 2], [[0, 0], [0, 1]])]))
+op("batch_to_space_nd", prims=(), ref=_b2s_ref, dtypes=ALL, result=_first,
+   **structural(lambda a, full: [case("block 2, crop", a(4, 1, 2, 2), 2, [[0, 0], [0, 1]]),
+                                 case("two images", a(8, 2, 1, 2), [2, 2], [[1, 0], [0, 0]])]))
