@@ -98,14 +98,12 @@ def _in_place_functions(prefix, op_prefix, first_axis):
     return out
 
 
-_ND = _in_place_functions("scatter_nd_", "ScatterNd", first_axis=False)
-_ROWS = _in_place_functions("scatter_", "Scatter", first_axis=True)
-scatter_nd_add, scatter_nd_sub, scatter_nd_mul, scatter_nd_div = (
-    _ND["add"], _ND["sub"], _ND["mul"], _ND["div"])
-scatter_nd_max, scatter_nd_min, scatter_nd_update = _ND["max"], _ND["min"], _ND["update"]
-scatter_add, scatter_sub, scatter_mul, scatter_div = (
-    _ROWS["add"], _ROWS["sub"], _ROWS["mul"], _ROWS["div"])
-scatter_max, scatter_min, scatter_update = _ROWS["max"], _ROWS["min"], _ROWS["update"]
+IN_PLACE_ND = _in_place_functions("scatter_nd_", "ScatterNd", first_axis=False)
+IN_PLACE_ROWS = _in_place_functions("scatter_", "Scatter", first_axis=True)
+scatter_nd_add, scatter_nd_sub, scatter_nd_mul, scatter_nd_div, scatter_nd_max, \
+    scatter_nd_min, scatter_nd_update = IN_PLACE_ND.values()
+scatter_add, scatter_sub, scatter_mul, scatter_div, scatter_max, scatter_min, \
+    scatter_update = IN_PLACE_ROWS.values()
 
 
 def scatter_nd(indices, updates, shape):
