@@ -178,7 +178,7 @@ def take(input, index):
 
     >>> out = mint.take(ms.Tensor([[1., 2.], [3., 4.]]), ms.Tensor([0, 3]))
     """
-    return ops.gather(ops.reshape(input, (-1,)), index, 0)
+    return ops.take(input, index)
 
 
 def masked_select(input, mask):
@@ -187,10 +187,7 @@ def masked_select(input, mask):
 
     >>> out = mint.masked_select(ms.Tensor([1., 2., 3.]), ms.Tensor([True, False, True]))
     """
-    shape = ops.broadcast_shapes(tuple(input.shape), tuple(mask.shape))
-    flat = ops.reshape(ops.broadcast_to(input, shape), (-1,))
-    where = ops.nonzero(ops.reshape(ops.broadcast_to(mask, shape), (-1,)), as_tuple=True)[0]
-    return ops.gather(flat, where, 0)
+    return ops.masked_select(input, mask)
 
 
 def where(condition, input=None, other=None):
@@ -243,16 +240,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
 
     >>> out = mint.diff(ms.Tensor([1., 4., 9.]))
     """
-    pieces = [p for p in (prepend, input, append) if p is not None]
-    if len(pieces) > 1:
-        input = ops.cat(pieces, dim)
-    for _ in range(n):
-        size = input.shape[dim]
-        if size == 0:
-            break
-        later, earlier = slice_along(input, dim, 1, size), slice_along(input, dim, 0, size - 1)
-        input = ops.ne(later, earlier) if input.dtype == dt.bool_ else ops.sub(later, earlier)
-    return input
+    return ops.diff(input, n, dim, prepend, append)
 
 
 def meshgrid(*tensors, indexing=None):
@@ -299,27 +287,8 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
 
     >>> out = mint.searchsorted(ms.Tensor([1., 2., 3.]), ms.Tensor([2.5]))
     """
-    if side is not None:
-        if side not in ("left", "right"):
-            raise ValueError(f"mint.searchsorted: side must be 'left' or 'right', got {side!r}")
-        if right and side == "left":
-            raise ValueError("mint.searchsorted: side='left' contradicts right=True")
-        right = side == "right"
-    if sorter is not None:
-        sorted_sequence = gather(sorted_sequence, -1, sorter)
-    scalar = not isinstance(values, Tensor)
-    values = coerce.as_tensor(values, sorted_sequence.dtype if scalar else None)
-    if scalar:
-        values = ops.reshape(values, (1,) * max(sorted_sequence.ndim, 1))
-    compare = ops.le if right else ops.lt
-    if sorted_sequence.ndim == 1:
-        below = compare(sorted_sequence, ops.unsqueeze(values, -1))
-    else:
-        below = compare(ops.unsqueeze(sorted_sequence, -2), ops.unsqueeze(values, -1))
-    out = ops.sum(ops.cast(below, dt.int64), -1)
-    if scalar:
-        out = ops.reshape(out, ())
-    return ops.cast(out, dt.int32) if out_int32 else out
+    return ops.searchsorted(sorted_sequence, values, out_int32=out_int32, right=right,
+                            side=side, sorter=sorter)
 
 
 def sort(input, *, dim=-1, descending=False, stable=False):
@@ -360,30 +329,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
     >>> out = mint.unique_consecutive(ms.Tensor([1, 1, 2, 2, 1]))
     """
-    if dim is None:
-        flat = ops.reshape(input, (-1,))
-    else:
-        flat = ops.movedim(input, dim, 0)
-    n = flat.shape[0]
-    if n == 0:
-        starts = np.zeros(0, np.int64)
-    else:
-        changed = ops.ne(slice_along(flat, 0, 1, n), slice_along(flat, 0, 0, n - 1))
-        if changed.ndim > 1:
-            changed = ops.any(changed, tuple(range(1, changed.ndim)))
-        starts = np.concatenate([[0], np.nonzero(changed.asnumpy())[0] + 1]).astype(np.int64)
-    output = ops.gather(flat, coerce.constant(starts), 0)
-    if dim is not None:
-        output = ops.movedim(output, 0, dim)
-    result = [output]
-    if return_inverse:
-        run = np.zeros(n, np.int64)
-        run[starts[1:]] = 1
-        inverse = np.cumsum(run)
-        result.append(coerce.constant(inverse.reshape(input.shape) if dim is None else inverse))
-    if return_counts:
-        result.append(coerce.constant(np.diff(np.append(starts, n)).astype(np.int64)))
-    return result[0] if len(result) == 1 else tuple(result)
+    return ops.unique_consecutive(input, return_inverse, return_counts, dim)
 
 
 def bincount(input, weights=None, minlength=0):

@@ -8,6 +8,7 @@ from .. import ops
 from ._translate import slice_along
 from ..tensor import Tensor
 from ..ops.reduction import _safe_sqrt
+from ..ops.statistics import abs_power_sum as _abs_power_sum
 
 
 def _all_dims(dim):
@@ -215,20 +216,6 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     if not 1 <= k <= size:
         raise ValueError(f"mint.kthvalue: k must be in [1, {size}], got {k}")
     return _kth_smallest(input, k - 1, dim if input.ndim else 0, keepdim)
-
-
-def _abs_power_sum(x, p, dim, keepdim):
-    if p == math.inf:
-        return ops.amax(ops.abs(x), dim, keepdim)
-    if p == -math.inf:
-        return ops.amin(ops.abs(x), dim, keepdim)
-    if p == 0:
-        return ops.sum(ops.cast(ops.ne(x, 0), x.dtype), dim, keepdim)
-    if p == 1:
-        return ops.sum(ops.abs(x), dim, keepdim)
-    if p == 2:
-        return _safe_sqrt(ops.sum(ops.mul(x, x), dim, keepdim))
-    return ops.pow(ops.sum(ops.pow(ops.abs(x), p), dim, keepdim), 1.0 / p)
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):

@@ -123,6 +123,28 @@ from .loops import scan, while_loop, fori_loop
 from .attention import multi_head_attention_forward
 from .resize import interpolate, upsample
 from .rearrange import pixel_shuffle, pixel_unshuffle, channel_shuffle, repeat_elements
+# indexing, scatter / gather, segments, searching, statistics, array manipulation
+from .scattering import (tensor_scatter_add, tensor_scatter_sub, tensor_scatter_mul,
+                         tensor_scatter_div, tensor_scatter_max, tensor_scatter_min,
+                         tensor_scatter_update, tensor_scatter_elements, scatter, scatter_nd,
+                         gather_nd, scatter_nd_add, scatter_nd_sub, scatter_nd_mul,
+                         scatter_nd_div, scatter_nd_max, scatter_nd_min, scatter_nd_update,
+                         scatter_add, scatter_mul, scatter_div, scatter_max, scatter_min,
+                         scatter_update, inplace_add, inplace_sub, inplace_update,
+                         inplace_index_add)
+from .segments import (unsorted_segment_sum, unsorted_segment_max, unsorted_segment_min,
+                       unsorted_segment_prod)
+from .stacking import (atleast_1d, atleast_2d, atleast_3d, hstack, vstack, row_stack, dstack,
+                       column_stack, tensor_split, hsplit, vsplit, dsplit, fliplr, flipud,
+                       rot90, moveaxis)
+from .slicing import (slice_tensor as slice, narrow, strided_slice, select_scatter,
+                      slice_scatter, reverse, reverse_sequence, index_select, index_fill,
+                      masked_select, take, space_to_batch_nd, batch_to_space_nd)
+from .arrays import t, expand, expand_as, meshgrid, diff, vander, trapz, numel
+from .searching import (searchsorted, bucketize, bincount, histc, unique, unique_with_pad,
+                        unique_consecutive, argwhere, top_k, intopk, msort)
+from .statistics import (median, nanmedian, quantile, nanquantile, nansum, nanmean,
+                         count_nonzero, std_mean, var_mean, aminmax, vecdot, vector_norm)
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations

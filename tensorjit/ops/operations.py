@@ -29,6 +29,15 @@ from . import pool_computes as PC
 from . import resize as RS
 from . import rearrange as RA
 from . import special_math as SM
+from . import array_classes as AC
+from . import scattering as SC
+from . import segments as SEG
+from . import slicing as SL
+from . import searching as SR
+from . import statistics as ST
+from . import cumulative as CU
+from . import rolling as RO
+from . import arrays as AR
 
 
 PLAIN = ("abs neg sign exp log log1p expm1 sqrt rsqrt sin cos tan tanh atan sigmoid relu erf "
@@ -208,6 +217,101 @@ WITH_ATTRIBUTES = [
     ("Logit", lambda x, *, eps: SM.logit(x, None if eps < 0 else eps), dict(eps=-1.0)),
     ("NanToNum", SM.nan_to_num, dict(nan=None, posinf=None, neginf=None)),
     ("ApproximateEqual", SM.approximate_equal, dict(tolerance=1e-5)),
+]
+
+# scatter / gather, segments, searching, cumulative ops, rearrangement (ops/array_classes.py)
+_LOCKING = dict(use_locking=False)
+for _r in ("Add", "Div", "Max", "Min", "Mul", "Sub", "Update"):
+    _in_place = SC.IN_PLACE_ROWS[_r.lower()]
+    _in_place_nd = SC.IN_PLACE_ND[_r.lower()]
+    WITH_ATTRIBUTES += [
+        ("Scatter" + _r, lambda x, i, u, *, use_locking, _f=_in_place: _f(x, i, u),
+         dict(use_locking=_r == "Update")),
+        ("ScatterNd" + _r, lambda x, i, u, *, use_locking, _f=_in_place_nd: _f(x, i, u),
+         dict(use_locking=_r == "Update")),
+        ("TensorScatter" + _r, getattr(SC, "tensor_scatter_" + _r.lower()), {})]
+WITH_ATTRIBUTES += [
+    ("ScatterNd", SC.scatter_nd, {}),
+    ("ScatterNonAliasingAdd", SC.scatter_nd_add, {}),
+    ("ScatterAddWithAxis", lambda x, i, u, *, axis: SC.tensor_scatter_elements(
+        x, i, u, axis, "add"), dict(axis=0)),
+    ("TensorScatterElements", lambda x, i, u, *, axis, reduction: SC.tensor_scatter_elements(
+        x, i, u, axis, reduction), dict(axis=0, reduction="none")),
+    ("GatherNd", SC.gather_nd, {}),
+    ("GatherV2", lambda params, indices, axis: I.gather(params, indices, axis), {}),
+    ("SparseGatherV2", lambda params, indices, axis: I.gather(params, indices, axis), {}),
+    ("IndexAdd", AC.compute_index_add, dict(axis=None, use_lock=True, check_index_bound=True)),
+    ("IndexFill", SL.index_fill, {}),
+    ("InplaceAdd", lambda x, v, *, indices: SC.inplace_add(x, v, indices), dict(indices=None)),
+    ("InplaceSub", lambda x, v, *, indices: SC.inplace_sub(x, v, indices), dict(indices=None)),
+    ("InplaceUpdate", lambda x, v, *, indices: SC.inplace_update(x, v, indices),
+     dict(indices=None)),
+    ("InplaceUpdateV2", lambda x, indices, v: SC.inplace_update(x, v, indices), {}),
+    ("InplaceIndexAdd", lambda var, i, u, *, axis: SC.inplace_index_add(var, i, u, axis),
+     dict(axis=None)),
+    ("MaskedSelect", SL.masked_select, {}),
+    ("MaskedScatter", AC.compute_masked_scatter, {}),
+    ("UnsortedSegmentSum", SEG.unsorted_segment_sum, {}),
+    ("UnsortedSegmentMax", SEG.unsorted_segment_max, {}),
+    ("UnsortedSegmentMin", SEG.unsorted_segment_min, {}),
+    ("UnsortedSegmentProd", SEG.unsorted_segment_prod, {}),
+    ("SegmentSum", SEG.sorted_segment("sum"), {}),
+    ("SegmentMax", SEG.sorted_segment("max"), {}),
+    ("SegmentMin", SEG.sorted_segment("min"), {}),
+    ("SegmentProd", SEG.sorted_segment("prod"), {}),
+    ("SegmentMean", SEG.sorted_segment("mean"), {}),
+    ("SearchSorted", lambda s, v, sorter=None, *, dtype, right: SR.searchsorted(
+        s, v, out_int32=dtype == dt.int32, right=right, sorter=sorter),
+     dict(dtype=dt.int64, right=False)),
+    ("Bucketize", lambda x, *, boundaries: SR.bucketize(x, boundaries), dict(boundaries=None)),
+    ("Bincount", AC.compute_bincount, {}),
+    ("Unique", SR.unique, {}),
+    ("UniqueConsecutive", lambda x, *, return_inverse, return_counts, dim:
+     SR.unique_consecutive(x, return_inverse, return_counts, dim),
+     dict(return_inverse=False, return_counts=False, dim=None)),
+    ("UniqueWithPad", SR.unique_with_pad, {}),
+    ("NonZero", lambda x: I.nonzero(x), {}),
+    ("CountNonZero", lambda x, *, dims: ST.count_nonzero(
+        x, () if dims is None else dims, dtype=dt.int64), dict(dims=None)),
+    ("Median", AC.compute_median,
+     dict(global_median=False, axis=0, keep_dims=False, ignore_nan=False)),
+    ("Quantile", AC.compute_quantile, dict(dim=None, keep_dims=False, ignore_nan=False)),
+    ("CumSum", AC.compute_cumsum, dict(exclusive=False, reverse=False)),
+    ("CumProd", AC.compute_cumprod, dict(exclusive=False, reverse=False)),
+    ("CumulativeLogsumexp", AC.compute_logcumsumexp, dict(exclusive=False, reverse=False)),
+    ("Cummax", lambda x, *, axis: CU.cummax(x, axis), dict(axis=None)),
+    ("Cummin", AC.compute_cummin, dict(axis=None)),
+    ("LowerBound", AC.compute_bound(False), dict(out_type=dt.int32)),
+    ("UpperBound", AC.compute_bound(True), dict(out_type=dt.int32)),
+    ("NthElement", AC.compute_nth_element, dict(reverse=False)),
+    ("InTopK", lambda x1, x2, *, k: SR.intopk(x1, x2, k), dict(k=None)),
+    ("EqualCount", AC.compute_equal_count, {}),
+    ("ReverseV2", lambda x, *, axis: SL.reverse(x, axis), dict(axis=None)),
+    ("ReverseSequence", lambda x, seq_lengths, *, seq_dim, batch_dim: SL.reverse_sequence(
+        x, seq_lengths, seq_dim, batch_dim), dict(seq_dim=None, batch_dim=0)),
+    ("Roll", lambda x, *, shifts, dims: RO.roll(x, shifts, dims), dict(shifts=None, dims=None)),
+    ("Pack", lambda tensors, *, axis: S.stack(tensors, axis), dict(axis=0)),
+    ("Unpack", lambda x, *, axis: C.unstack(x, axis), dict(axis=0)),
+    ("SplitV", AC.compute_split_v, dict(size_splits=None, split_dim=None, num_split=None)),
+    ("StridedSlice", lambda x, begin, end, strides, **masks: SL.strided_slice(
+        x, begin, end, strides, **masks),
+     dict(begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0)),
+    ("BatchToSpace", lambda x, *, block_size, crops: SL.batch_to_space_nd(x, block_size, crops),
+     dict(block_size=None, crops=None)),
+    ("BatchToSpaceND", lambda x, *, block_shape, crops: SL.batch_to_space_nd(
+        x, block_shape, crops), dict(block_shape=None, crops=None)),
+    ("BatchToSpaceNDV2", lambda x, block_shape, crops: SL.batch_to_space_nd(
+        x, coerce.as_tensor(block_shape).tolist(), coerce.as_tensor(crops).tolist()), {}),
+    ("SpaceToBatch", lambda x, *, block_size, paddings: SL.space_to_batch_nd(
+        x, block_size, paddings), dict(block_size=None, paddings=None)),
+    ("SpaceToBatchND", lambda x, *, block_shape, paddings: SL.space_to_batch_nd(
+        x, block_shape, paddings), dict(block_shape=None, paddings=None)),
+    ("DepthToSpace", AC.compute_depth_to_space, dict(block_size=None)),
+    ("SpaceToDepth", AC.compute_space_to_depth, dict(block_size=None)),
+    ("InvertPermutation", AC.compute_invert_permutation, {}),
+    ("UnravelIndex", AC.compute_unravel_index, {}),
+    ("Meshgrid", lambda inputs, *, indexing: AR.meshgrid(*inputs, indexing=indexing),
+     dict(indexing="xy")),
 ]
 
 

@@ -278,6 +278,22 @@ SAMPLES = {
           params=dict(spec=(("t",),)), label="repeated indices"),
         C(rn(4, 3), rn(3), params=dict(spec=(("s", 1, None, None),)), label="slice"),
     ],
+    # n-d gathers and scatters (rows of the last index axis; distinct rows where the rule
+    # is MindSpore's per-row one, distinct values where max / min could tie)
+    "gather_nd": [C(rn(3, 4), lambda rng: np.array([[0, 1], [2, 3], [0, 1]], np.int32),
+                    label="elements, repeated"),
+                  C(rn(3, 4), lambda rng: np.array([[2], [0]], np.int64), label="rows")],
+    "tensor_scatter_add": [C(rn(4, 3), lambda rng: np.array([[0], [2], [0]], np.int32),
+                             rn(3, 3), label="repeated rows")],
+    "tensor_scatter_update": [C(rn(4, 3), lambda rng: np.array([[1, 2], [3, 0]], np.int64),
+                                rn(2), label="depth 2")],
+    "tensor_scatter_mul": [C(rn(4, 3), lambda rng: np.array([[3], [1]], np.int32), rn(2, 3))],
+    "tensor_scatter_div": [C(rn(4, 3), lambda rng: np.array([[3], [1]], np.int32),
+                             away(2, 3))],
+    "tensor_scatter_max": [C(distinct(4, 3), lambda rng: np.array([[3], [1]], np.int32),
+                             distinct(2, 3))],
+    "tensor_scatter_min": [C(distinct(4, 3), lambda rng: np.array([[1, 1], [2, 0]], np.int32),
+                             distinct(2))],
     # cumulative ops (cumprod: a zero in the row checks the zero-safe rule)
     "cumsum": [C(rn(3, 4), params=dict(axis=1, reverse=False)),
                C(rn(3, 4), params=dict(axis=0, reverse=True), label="reverse")],

@@ -186,7 +186,7 @@ def cases():
         ("L2Loss", {}, [a]),
     ]
     return (unary + binary + bools + structured + _special_math_cases(rng, f, pos)
-            + _shrink_and_margin_cases(f))
+            + _shrink_and_margin_cases(f) + _array_cases(f))
 
 
 def _special_math_cases(rng, f, pos):
@@ -231,6 +231,73 @@ def _shrink_and_margin_cases(f):
             ("MultiMarginLoss", {}, [x, classes, np.ones(4, np.float32)]),
             ("MultiMarginLoss", {"p": 2, "margin": 0.5, "reduction": "none"},
              [x, classes, weight])]
+
+def _array_cases(f):
+    """Scatter / gather, segments, searching, cumulative and rearranging classes
+    (ops/array_classes.py); the in-place ones (Scatter*, IndexAdd, InplaceIndexAdd) are
+    checked in tests/core/test_array_classes.py."""
+    x, rows = f(4, 3), np.array([[0], [2], [0]], np.int32)
+    pairs = np.array([[0, 1], [3, 2]], np.int64)
+    out = [("TensorScatter" + r, {}, [x, rows, f(3, 3)])
+           for r in ("Add", "Sub", "Mul", "Max", "Min", "Update")]
+    out += [("TensorScatterDiv", {}, [x, pairs, np.array([2.0, -0.5], np.float32)]),
+            ("ScatterNd", {}, [rows, f(3, 2), (4, 2)]),
+            ("TensorScatterElements", {"axis": 1, "reduction": "add"},
+             [x, np.array([[1, 1], [0, 2]], np.int32), f(2, 2)]),
+            ("ScatterAddWithAxis", {"axis": 0}, [x, np.array([[1, 0, 3]], np.int32), f(1, 3)]),
+            ("GatherNd", {}, [x, pairs]),
+            ("IndexFill", {}, [x, 1, np.array([0, 2], np.int32), np.float32(7.0)]),
+            ("InplaceAdd", {"indices": (0, 2)}, [x, f(2, 3)]),
+            ("InplaceSub", {"indices": 1}, [x, f(1, 3)]),
+            ("InplaceUpdate", {"indices": (3, 0)}, [x, f(2, 3)]),
+            ("InplaceUpdateV2", {}, [x, (1,), f(1, 3)]),
+            ("MaskedSelect", {}, [x, np.array([True, False, True])]),
+            ("MaskedScatter", {}, [x, np.array([True, False, True]), f(8)]),
+            ("Bincount", {}, [np.array([0, 1, 1, 5], np.int32), np.int32(4),
+                              np.array([1.0, 2.0, 3.0, 4.0], np.float32)])]
+    ids = np.array([0, -1, 0, 2], np.int32)
+    out += [("UnsortedSegment" + r, {}, [x, ids, 3]) for r in ("Sum", "Max", "Min", "Prod")]
+    out += [("Segment" + r, {}, [x, np.array([0, 0, 2, 2], np.int32)])
+            for r in ("Sum", "Max", "Min", "Prod", "Mean")]
+    sorted_rows = np.sort(f(2, 5), -1)
+    out += [("SearchSorted", {"dtype": _dtype("int32"), "right": True},
+             [np.sort(f(5)), f(3)]),
+            ("Bucketize", {"boundaries": [-1.0, 0.0, 1.5]}, [f(2, 3)]),
+            ("Unique", {}, [np.array([3, 1, 3, 2], np.int32)]),
+            ("UniqueWithPad", {}, [np.array([3, 1, 3, 2], np.int64), np.int64(-1)]),
+            ("NonZero", {}, [np.array([[0.0, 1.5], [2.0, 0.0]], np.float32)]),
+            ("Median", {}, [f(3, 4)]),
+            ("Median", {"global_median": True}, [f(3, 4)]),
+            ("Median", {"axis": 1, "keep_dims": True, "ignore_nan": True}, [f(3, 4)]),
+            ("CumSum", {"exclusive": True}, [x, 1]),
+            ("CumSum", {"reverse": True}, [np.array([[1, 2, 3]], np.int32), 1]),
+            ("CumProd", {"exclusive": True, "reverse": True}, [x, 0]),
+            ("CumulativeLogsumexp", {"exclusive": True}, [x, np.array(1, np.int64)]),
+            ("Cummax", {"axis": 0}, [x]),
+            ("Cummin", {"axis": 1}, [x]),
+            ("LowerBound", {}, [sorted_rows, f(2, 3)]),
+            ("UpperBound", {"out_type": _dtype("int64")}, [sorted_rows, f(2, 3)]),
+            ("NthElement", {}, [x, 1]),
+            ("NthElement", {"reverse": True}, [x, 0]),
+            ("InTopK", {"k": 2}, [f(3, 4), np.array([0, 3, 1], np.int32)]),
+            ("EqualCount", {}, [np.array([1, 2, 3], np.int32), np.array([1, 0, 3], np.int32)]),
+            ("ReverseV2", {"axis": (0, 1)}, [x]),
+            ("ReverseSequence", {"seq_dim": 1}, [x, np.array([1, 3, 2, 0], np.int32)]),
+            ("Pack", {"axis": 1}, [_tensors(x, x)]),
+            ("Unpack", {"axis": 1}, [x]),
+            ("StridedSlice", {"shrink_axis_mask": 2}, [f(3, 4, 2), (0, 1, 0), (3, 2, 2),
+                                                        (2, 1, 1)]),
+            ("BatchToSpaceND", {"block_shape": (2, 2), "crops": ((0, 0), (0, 1))},
+             [f(4, 1, 2, 2)]),
+            ("SpaceToBatchND", {"block_shape": (2, 2), "paddings": ((0, 0), (1, 1))},
+             [f(1, 2, 2, 2)]),
+            ("DepthToSpace", {"block_size": 2}, [f(1, 8, 2, 1)]),
+            ("SpaceToDepth", {"block_size": 2}, [f(1, 2, 2, 4)]),
+            ("InvertPermutation", {}, [(2, 0, 3, 1)]),
+            ("UnravelIndex", {}, [np.array([5, 3], np.int32), np.array([2, 3], np.int32)]),
+            ("Meshgrid", {"indexing": "ij"}, [_tensors(f(2), f(3))])]
+    return out
+
 
 def nn_cases():
     """Cells with deterministic parameters: losses, activations, normalisation, and
