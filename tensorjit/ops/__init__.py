@@ -123,6 +123,12 @@ from .loops import scan, while_loop, fori_loop
 from .attention import multi_head_attention_forward
 from .resize import interpolate, upsample
 from .rearrange import pixel_shuffle, pixel_unshuffle, channel_shuffle, repeat_elements
+# transforms' helpers, Python-value helpers, sampling, windows, in-place helpers (issue 36)
+from .multitype import partial, MultitypeFuncGraph, HyperMap, Map
+from .python_values import *  # noqa: F401,F403  (constexpr, dtype, scalar_add, tuple_len, ...)
+from .sampling import *  # noqa: F401,F403  (bernoulli, multinomial, randperm, shuffle, ...)
+from .windows import *  # noqa: F401,F403  (hann_window, kaiser_window, ...)
+from .inplace import *  # noqa: F401,F403  (zero_, clamp_, put_, normal_, stop_gradient_, ...)
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations

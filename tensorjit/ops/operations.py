@@ -29,6 +29,8 @@ from . import pool_computes as PC
 from . import resize as RS
 from . import rearrange as RA
 from . import special_math as SM
+from . import sampling_classes as SC
+from . import windows as W
 
 
 PLAIN = ("abs neg sign exp log log1p expm1 sqrt rsqrt sin cos tan tanh atan sigmoid relu erf "
@@ -208,6 +210,40 @@ WITH_ATTRIBUTES = [
     ("Logit", lambda x, *, eps: SM.logit(x, None if eps < 0 else eps), dict(eps=-1.0)),
     ("NanToNum", SM.nan_to_num, dict(nan=None, posinf=None, neginf=None)),
     ("ApproximateEqual", SM.approximate_equal, dict(tolerance=1e-5)),
+]
+
+
+# sampling, windows and the classes over Python values (sampling_classes.py, windows.py)
+WITH_ATTRIBUTES += [
+    ("Bernoulli", SC.compute_bernoulli, dict(seed=-1, offset=0)),
+    ("Multinomial", SC.compute_multinomial, dict(seed=0, seed2=0, dtype=dt.int32)),
+    ("MultinomialWithReplacement", SC.compute_multinomial_with_replacement,
+     dict(numsamples=None, replacement=False)),
+    ("RandomCategorical", SC.compute_random_categorical, dict(dtype=dt.int64)),
+    ("RandomShuffle", SC.compute_shuffle, dict(seed=0, seed2=0)),
+    ("StandardLaplace", SC.compute_standard_laplace, dict(seed=0, seed2=0)),
+    ("TruncatedNormal", SC.compute_truncated_normal, dict(dtype=dt.float32, seed=0, seed2=0)),
+    ("ParameterizedTruncatedNormal", SC.compute_parameterized_truncated_normal,
+     dict(seed=0, seed2=0)),
+    ("UniformInt", SC.compute_uniform_int, dict(seed=0, seed2=0)),
+    ("Cauchy", SC.compute_cauchy, dict(size=None, median=0.0, sigma=1.0)),
+    ("LogNormalReverse", SC.compute_log_normal_reverse, dict(mean=1.0, std=2.0)),
+    ("RandomChoiceWithMask", SC.compute_choice_with_mask, dict(count=256, seed=0, seed2=0)),
+    ("RandpermV2", SC.compute_randperm_v2, dict(seed=0, offset=0, dtype=dt.int64)),
+    ("Randperm", SC.compute_randperm, dict(max_length=1, pad=-1, dtype=dt.int32)),
+    ("NonDeterministicInts", SC.compute_non_deterministic_ints, dict(dtype=dt.int64)),
+    ("BartlettWindow", W.compute_window_class(W.bartlett_window),
+     dict(periodic=True, dtype=dt.float32)),
+    ("BlackmanWindow", W.compute_window_class(W.blackman_window),
+     dict(periodic=True, dtype=dt.float32)),
+    ("HammingWindow", W.compute_hamming_window,
+     dict(periodic=True, alpha=0.54, beta=0.46, dtype=dt.float32)),
+    ("DType", SC.compute_dtype, {}),
+    ("ScalarCast", SC.compute_scalar_cast, {}),
+    ("TupleToArray", SC.compute_tuple_to_array, {}),
+    ("ScalarToArray", SC.compute_scalar_to_array, {}),
+    ("Eps", SC.compute_eps, {}),
+    ("Partial", SC.compute_partial, {}),
 ]
 
 

@@ -1,0 +1,1 @@
+"""Table entries: sampling (placeholder while written)."""
