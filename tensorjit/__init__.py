@@ -36,5 +36,15 @@ from . import profiler
 from .deploy import export, load       # (mindspore.export / mindspore.load)
 from .profiler import Profiler
 from .tensor import tensor  # noqa: E402  (the function; the module stays tensorjit.tensor)
+# MindSpore's ops namespace holds the function transforms too (ops.grad, ops.vmap, ...);
+# they live above ops (autodiff, functional), so this facade puts them there
+from .autodiff import GradOperation
+from .functional import linearize, derivative
+for _name, _transform in dict(
+        grad=grad, value_and_grad=value_and_grad, vjp=vjp, jvp=jvp, jacfwd=jacfwd,
+        jacrev=jacrev, vmap=vmap, linearize=linearize, derivative=derivative,
+        GradOperation=GradOperation).items():
+    setattr(ops, _name, _transform)
+del _name, _transform
 
 __version__ = "0.1.0"

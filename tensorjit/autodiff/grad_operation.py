@@ -22,7 +22,8 @@ Every tensor the function returns (in tuples, lists, dict values) is differentia
 sensitivity one; other outputs contribute nothing. Integer and bool tensors follow
 ``transforms.differentiate``'s rule (gradients in the input's dtype)."""
 from ..tensor import Parameter
-from .transforms import differentiate, differentiable, normalize_weights, fn_name
+from .transforms import (differentiate, differentiable, normalize_weights, fn_name,
+                         takes_sensitivity)
 
 
 def _flag(name, value):
@@ -57,7 +58,7 @@ class GradOperation:
         gradient_fn.__wrapped__ = fn
         gradient_fn._tj_rebuild = lambda inner: op(inner, weights)
         gradient_fn.__name__ = gradient_fn.__qualname__ = f"grad_of_{fn_name(fn)}"
-        return gradient_fn
+        return takes_sensitivity(gradient_fn) if self.sens_param else gradient_fn
 
     def _weights(self, fn, weights):
         """(the weights to differentiate, whether the result is one bare gradient)."""

@@ -13,6 +13,8 @@ a bool input gets True where its gradient is non-zero. A cast's gradient is cast
 the cast's input dtype (``cast(x, int32)`` of a float32 ``x`` passes 1.0 through; a float
 gradient reaching an integer input is truncated, as MindSpore's Cast does).
 """
+import inspect
+
 from .. import dtype as dt
 from ..state import state
 from ..tensor import Tensor, Parameter
@@ -183,8 +185,15 @@ def differentiate(fn, args, kwargs, positions, weights, name, *, has_aux=False, 
     return output, arg_grads, weight_grads
 
 
-def _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs):
+def _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs, sens_param=False,
+                         return_ids=False):
     name = fn_name(fn)
+    sens = None
+    if sens_param:             # MindSpore: the last positional argument seeds the outputs
+        if not args:
+            raise TypeError(f"grad of {name}: sens_param=True needs the sensitivity as the "
+                            f"last positional argument")
+        args, sens = args[:-1], args[-1]
     positions = _normalize_positions(grad_position, len(args), name)
     weights = normalize_weights(weights)
     if positions is None and weights is None:
@@ -194,7 +203,11 @@ def _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs):
             raise TypeError(f"grad of {name}: argument {p} is a {type(args[p]).__name__}, "
                             f"not a Tensor, so it cannot be differentiated")
     output, arg_grads, weight_grads = differentiate(
-        fn, args, kwargs, positions or (), weights, f"grad of {name}", has_aux=has_aux)
+        fn, args, kwargs, positions or (), weights, f"grad of {name}", has_aux=has_aux,
+        sens=sens, sens_given=sens_param)
+    if return_ids:             # each gradient paired with its position / parameter name
+        arg_grads = [(p, g) for p, g in zip(positions or (), arg_grads)]
+        weight_grads = [(w.name, g) for w, g in zip(weights or (), weight_grads)]
     if positions is not None:
         arg_grads = arg_grads[0] if isinstance(grad_position, int) else tuple(arg_grads)
     else:
@@ -207,29 +220,50 @@ def _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs):
     return output, grads
 
 
-def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def takes_sensitivity(wrapper):
+    """A wrapper whose callers pass one more positional argument than the wrapped function
+    takes (``sens_param``): its signature stops at itself (``inspect.signature`` would
+    otherwise follow ``__wrapped__`` and jit would bind the wrapped function's
+    parameters)."""
+    wrapper.__signature__ = inspect.Signature([
+        inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+        inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+    return wrapper
+
+
+def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False,
+                   sens_param=False):
     """A function returning ``(fn(*args), gradients)`` (MindSpore conventions).
 
-    A non-scalar output is differentiated as the sum of its elements (sensitivity 1);
-    ``grad_position=None`` with ``weights`` gives the weight gradients only.
+    A non-scalar output is differentiated as the sum of its elements (sensitivity 1), or
+    seeded with the last positional argument when ``sens_param``; ``grad_position=None``
+    with ``weights`` gives the weight gradients only; ``return_ids`` pairs each gradient
+    with its position (arguments) or name (weights).
     """
     def value_and_grad_fn(*args, **kwargs):
-        return _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs)
+        return _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs,
+                                    sens_param, return_ids)
     value_and_grad_fn.__wrapped__ = fn
-    value_and_grad_fn._tj_rebuild = lambda inner: value_and_grad(inner, grad_position, weights,
-                                                                 has_aux)
+    value_and_grad_fn._tj_rebuild = lambda inner: value_and_grad(
+        inner, grad_position, weights, has_aux, return_ids, sens_param)
+    if sens_param:
+        takes_sensitivity(value_and_grad_fn)
     return value_and_grad_fn
 
 
-def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):
     """A function returning the gradients of ``fn``. With ``has_aux`` it returns
     ``(gradients, aux)`` where ``aux`` is the tuple of the outputs after the first, however
     many there are (MindSpore: ``grads, (z,) = grad(fn, has_aux=True)(x)``)."""
     def grad_fn(*args, **kwargs):
-        output, grads = _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs)
+        output, grads = _value_and_grad_call(fn, grad_position, weights, has_aux, args, kwargs,
+                                             sens_param, return_ids)
         return (grads, output[1:]) if has_aux else grads
     grad_fn.__wrapped__ = fn
-    grad_fn._tj_rebuild = lambda inner: grad(inner, grad_position, weights, has_aux)
+    grad_fn._tj_rebuild = lambda inner: grad(inner, grad_position, weights, has_aux, return_ids,
+                                             sens_param)
+    if sens_param:
+        takes_sensitivity(grad_fn)
     return grad_fn
 
 

@@ -145,6 +145,12 @@ from .searching import (searchsorted, bucketize, bincount, histc, unique, unique
                         unique_consecutive, argwhere, top_k, intopk, msort)
 from .statistics import (median, nanmedian, quantile, nanquantile, nansum, nanmean,
                          count_nonzero, std_mean, var_mean, aminmax, vecdot, vector_norm)
+# transforms' helpers, Python-value helpers, sampling, windows, in-place helpers (issue 36)
+from .multitype import partial, MultitypeFuncGraph, HyperMap, Map
+from .python_values import *  # noqa: F401,F403  (constexpr, dtype, scalar_add, tuple_len, ...)
+from .sampling import *  # noqa: F401,F403  (bernoulli, multinomial, randperm, shuffle, ...)
+from .windows import *  # noqa: F401,F403  (hann_window, kaiser_window, ...)
+from .inplace import *  # noqa: F401,F403  (zero_, clamp_, put_, normal_, stop_gradient_, ...)
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations

@@ -38,6 +38,8 @@ from . import statistics as ST
 from . import cumulative as CU
 from . import rolling as RO
 from . import arrays as AR
+from . import sampling_classes as SAMP
+from . import windows as W
 
 
 PLAIN = ("abs neg sign exp log log1p expm1 sqrt rsqrt sin cos tan tanh atan sigmoid relu erf "
@@ -312,6 +314,40 @@ WITH_ATTRIBUTES += [
     ("UnravelIndex", AC.compute_unravel_index, {}),
     ("Meshgrid", lambda inputs, *, indexing: AR.meshgrid(*inputs, indexing=indexing),
      dict(indexing="xy")),
+]
+
+
+# sampling, windows and the classes over Python values (sampling_classes.py, windows.py)
+WITH_ATTRIBUTES += [
+    ("Bernoulli", SAMP.compute_bernoulli, dict(seed=-1, offset=0)),
+    ("Multinomial", SAMP.compute_multinomial, dict(seed=0, seed2=0, dtype=dt.int32)),
+    ("MultinomialWithReplacement", SAMP.compute_multinomial_with_replacement,
+     dict(numsamples=None, replacement=False)),
+    ("RandomCategorical", SAMP.compute_random_categorical, dict(dtype=dt.int64)),
+    ("RandomShuffle", SAMP.compute_shuffle, dict(seed=0, seed2=0)),
+    ("StandardLaplace", SAMP.compute_standard_laplace, dict(seed=0, seed2=0)),
+    ("TruncatedNormal", SAMP.compute_truncated_normal, dict(dtype=dt.float32, seed=0, seed2=0)),
+    ("ParameterizedTruncatedNormal", SAMP.compute_parameterized_truncated_normal,
+     dict(seed=0, seed2=0)),
+    ("UniformInt", SAMP.compute_uniform_int, dict(seed=0, seed2=0)),
+    ("Cauchy", SAMP.compute_cauchy, dict(size=None, median=0.0, sigma=1.0)),
+    ("LogNormalReverse", SAMP.compute_log_normal_reverse, dict(mean=1.0, std=2.0)),
+    ("RandomChoiceWithMask", SAMP.compute_choice_with_mask, dict(count=256, seed=0, seed2=0)),
+    ("RandpermV2", SAMP.compute_randperm_v2, dict(seed=0, offset=0, dtype=dt.int64)),
+    ("Randperm", SAMP.compute_randperm, dict(max_length=1, pad=-1, dtype=dt.int32)),
+    ("NonDeterministicInts", SAMP.compute_non_deterministic_ints, dict(dtype=dt.int64)),
+    ("BartlettWindow", W.compute_window_class(W.bartlett_window),
+     dict(periodic=True, dtype=dt.float32)),
+    ("BlackmanWindow", W.compute_window_class(W.blackman_window),
+     dict(periodic=True, dtype=dt.float32)),
+    ("HammingWindow", W.compute_hamming_window,
+     dict(periodic=True, alpha=0.54, beta=0.46, dtype=dt.float32)),
+    ("DType", SAMP.compute_dtype, {}),
+    ("ScalarCast", SAMP.compute_scalar_cast, {}),
+    ("TupleToArray", SAMP.compute_tuple_to_array, {}),
+    ("ScalarToArray", SAMP.compute_scalar_to_array, {}),
+    ("Eps", SAMP.compute_eps, {}),
+    ("Partial", SAMP.compute_partial, {}),
 ]
 
 

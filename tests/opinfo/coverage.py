@@ -5,6 +5,7 @@ import contextlib
 import tensorjit as tj
 from tensorjit.ir.graph import Node
 from tensorjit.ops import Primitive
+from tensorjit.ops.python_values import PYTHON_VALUE_HELPERS
 
 from .run import quiet
 
@@ -16,6 +17,14 @@ NOT_OPS = {
     "unary": "the family's primitive factory", "same_aval": "a shape rule",
     "broadcast_shapes": "a shape computation on tuples", "set_seed": "seeds the generator",
 }
+
+# function transforms (ops.grad, ops.vmap, ...: tests/core/test_ops_transforms.py) and
+# helpers on Python values (ops.scalar_add, ops.tuple_len, ...: tests/core/
+# test_python_value_ops.py) compute no tensor for a reference to compare
+TRANSFORMS = ("grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap", "linearize",
+              "derivative", "partial")
+NOT_OPS.update({name: "a function transform" for name in TRANSFORMS})
+NOT_OPS.update({name: "a helper on Python values" for name in PYTHON_VALUE_HELPERS})
 
 HOW_TO_ADD = ("add an entry for each: op(name, ref=<NumPy formula>, dtypes=..., "
               "samples=<a generator from tests/opinfo/samples.py>) in the family's "

@@ -12,3 +12,4 @@ from . import table_resize  # noqa: F401,E402
 from . import table_loss_extra, table_matrix_inverse  # noqa: F401,E402
 from . import table_scatter  # noqa: F401,E402
 from . import table_arrays  # noqa: F401,E402
+from . import table_windows, table_random_extra, table_inplace  # noqa: F401,E402
