@@ -186,7 +186,7 @@ def cases():
         ("L2Loss", {}, [a]),
     ]
     return (unary + binary + bools + structured + _special_math_cases(rng, f, pos)
-            + _shrink_and_margin_cases(f) + _array_cases(f))
+            + _shrink_and_margin_cases(f) + _array_cases(f) + _window_cases())
 
 
 def _special_math_cases(rng, f, pos):
@@ -231,6 +231,18 @@ def _shrink_and_margin_cases(f):
             ("MultiMarginLoss", {}, [x, classes, np.ones(4, np.float32)]),
             ("MultiMarginLoss", {"p": 2, "margin": 0.5, "reduction": "none"},
              [x, classes, weight])]
+
+def _window_cases():
+    """The window classes: a 0-d (Bartlett / Blackman) or one-element (Hamming) length."""
+    n = np.array(6, np.int64)
+    return [("BartlettWindow", {}, [n]),
+            ("BartlettWindow", {"periodic": False, "dtype": _dtype("float64")}, [n]),
+            ("BlackmanWindow", {}, [np.array(7, np.int32)]),
+            ("BlackmanWindow", {"periodic": False}, [n]),
+            ("HammingWindow", {}, [np.array([5], np.int64)]),
+            ("HammingWindow", {"periodic": False, "alpha": 0.5, "beta": 0.5,
+                               "dtype": _dtype("float64")}, [np.array([6], np.int32)])]
+
 
 def _array_cases(f):
     """Scatter / gather, segments, searching, cumulative and rearranging classes
