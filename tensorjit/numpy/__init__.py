@@ -43,26 +43,30 @@ negative values (ValueError) where MindSpore's CPU kernel miscounts them. Kept f
 MindSpore against NumPy: ``unique`` in order of first appearance, ``heaviside`` gives x2
 at nan, integer ``mean`` / ``exp2`` / ``reciprocal`` / ``power`` stay integer.
 """
+from types import ModuleType as _ModuleType
+
 from ..dtype import (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
                       float16, float32, float64, int_, float_)
 from .creation import (array, asarray, asfarray, zeros, ones, empty, full, zeros_like,
                        ones_like, empty_like, full_like, arange, linspace, logspace,
-                       geomspace, eye, identity, tri, tril, triu, diag, diagflat, indices,
-                       meshgrid, ix_, vander, hamming, hanning, blackman, bartlett,
-                       tril_indices, triu_indices, tril_indices_from, triu_indices_from,
-                       diag_indices, rand, randn, randint, mgrid, ogrid)
+                       geomspace)
+from .matrices import (eye, identity, tri, tril, triu, diag, diagflat, indices, meshgrid, ix_,
+                       vander, hamming, hanning, blackman, bartlett, tril_indices,
+                       triu_indices, tril_indices_from, triu_indices_from, diag_indices, rand,
+                       randn, randint, mgrid, ogrid)
 from .elementwise import FUNCTIONS as _ELEMENTWISE, fix, divmod, clip  # noqa: A004
 from .manipulation import (reshape, ravel, transpose, swapaxes, moveaxis, rollaxis,
                            expand_dims, squeeze, broadcast_to, broadcast_arrays, atleast_1d,
                            atleast_2d, atleast_3d, concatenate, stack, hstack, vstack, dstack,
-                           column_stack, append, split, array_split, hsplit, vsplit, dsplit,
-                           flip, fliplr, flipud, roll, rot90, tile, repeat, take,
-                           take_along_axis, choose, diagonal, trace, where, select, piecewise,
-                           apply_along_axis, apply_over_axes, ravel_multi_index,
-                           unravel_index, size, array_str, pad)
+                           column_stack, append, split, array_split, hsplit, vsplit, dsplit)
+from .reordering import flip, fliplr, flipud, roll, rot90, tile, repeat, pad
+from .indexing import (take, take_along_axis, choose, diagonal, trace, where, select, piecewise,
+                       apply_along_axis, apply_over_axes, ravel_multi_index, unravel_index,
+                       size, array_str)
 from .reductions import (sum, mean, average, amax, amin, max, min, argmax, argmin, var,  # noqa
                          std, ptp, nansum, nanmean, nanmax, nanmin, nanvar, nanstd, cumsum,
-                         cumprod, nancumsum, diff, ediff1d, gradient, trapz, interp, unwrap)
+                         cumprod, nancumsum)
+from .differences import diff, ediff1d, gradient, trapz, interp, unwrap
 from .statistics import (count_nonzero, cov, corrcoef, searchsorted, digitize,
                          histogram_bin_edges, histogram, histogramdd, histogram2d, bincount,
                          correlate, convolve)
@@ -74,6 +78,5 @@ from .logic import (array_equal, array_equiv, isclose, sometrue, isscalar, promo
 
 globals().update(_ELEMENTWISE)
 
-__all__ = sorted(name for name in globals() if not name.startswith("_") and name not in (
-    "creation", "elementwise", "manipulation", "reductions", "statistics", "linalg",
-    "polynomial", "sets", "logic"))
+__all__ = sorted(name for name, value in globals().items() if not name.startswith("_") and
+                 not isinstance(value, _ModuleType))     # the topic modules are not API names
