@@ -115,8 +115,10 @@ def randint(low, high, size, seed=None, *, dtype=None):
     shape = coerce.as_shape(size, "randint")
     if low >= high:
         raise ValueError(f"randint: low ({low}) must be less than high ({high})")
-    return coerce.constant(_generator.integers(low, high, shape).astype(
-        dt.as_dtype(dtype) if dtype is not None else dt.int64))
+    from .sampling import integer_draws     # (sampling builds on this module's primitives)
+    # drawn by a primitive, not made a constant: a compiled graph draws anew on every call
+    return integer_draws(shape, int(low), int(high),
+                         dt.as_dtype(dtype) if dtype is not None else dt.int64, "randint")
 
 
 def _float_dtype(dtype, op):

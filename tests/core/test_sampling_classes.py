@@ -105,3 +105,18 @@ def test_non_deterministic_ints_cover_the_dtype_range():
     assert v.min() < -(2 ** 61) and v.max() > 2 ** 61
     v32 = ops.NonDeterministicInts(ms.int32)(Tensor(np.array([1000], np.int64))).asnumpy()
     assert v32.dtype == np.int32 and v32.min() < -(2 ** 29) and v32.max() > 2 ** 29
+
+
+@pytest.mark.parametrize("mode", ["ast", "bytecode", "trace"])
+@pytest.mark.parametrize("draw", [lambda: ops.randint(0, 1000, (8,)),
+                                  lambda: ops.rand(8), lambda: ops.Bernoulli()(
+                                      Tensor(np.zeros(8, np.float32)), 0.5)])
+def test_a_compiled_sampler_draws_anew_on_every_call(mode, draw):
+    """Sampling is a primitive in the graph, never a constant drawn at capture (ops.randint
+    was one: a jitted function repeated its numbers)."""
+    def sample(x):
+        return draw() + x * 0
+    fn = ms.jit(sample, capture_mode=mode)
+    zero = Tensor(np.zeros(8, np.float32))
+    calls = [fn(zero).asnumpy() for _ in range(3)]
+    assert not all(np.array_equal(calls[0], c) for c in calls[1:])

@@ -62,7 +62,7 @@ op("rand", prims=("random_uniform",), dtypes=FLOATS, samples=_shapes, **_RANDOM,
    check=_distribution_check(lambda x: (x >= 0) & (x < 1), 0.5, (1 / 12) ** 0.5))
 op("randn", prims=("random_normal",), dtypes=FLOATS, samples=_shapes, **_RANDOM,
    check=_distribution_check(lambda x: np.isfinite(x), 0.0, 1.0))
-op("randint", prims=(), dtypes=INTS, **_RANDOM,
+op("randint", prims=("random_uniform",), dtypes=INTS, **_RANDOM,
    samples=lambda dtype, rng, full: [Sample(0, 5, (100, 200), dtype=dtype, label="[0, 5)"),
                                      Sample(3, 4, (3,), dtype=dtype, label="one value")],
    check=_distribution_check(lambda x: (x >= 0) & (x < 5), 2.0, 2 ** 0.5))
