@@ -123,6 +123,18 @@ from .loops import scan, while_loop, fori_loop
 from .attention import multi_head_attention_forward
 from .resize import interpolate, upsample
 from .rearrange import pixel_shuffle, pixel_unshuffle, channel_shuffle, repeat_elements
+from .einsum import einsum, einsum_ext
+from .matrix_structure import (diagonal, diag, diagflat, diag_embed, diagonal_scatter, trace,
+                               tril_indices, triu_indices, block_diag, cartesian_prod,
+                               combinations, adjoint)
+from .matrix_bands import matrix_band_part, matrix_diag, matrix_diag_part, matrix_set_diag
+from .matrix_products import (kron, inner, ger, mv, addmm, addbmm, addmv, addr, baddbmm_ext,
+                              batch_dot, cross, inv)
+from .decompositions import (cholesky, cholesky_inverse, cholesky_solve, matrix_solve, svd, pinv,
+                             lstsq, slogdet, logdet, log_matrix_determinant, matrix_exp,
+                             matrix_power, lu_solve, lu_unpack)
+from .householder import geqrf, orgqr, ormqr, qr
+from .norms import matrix_norm, cdist, pdist, dist, renorm, cov
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations
