@@ -87,8 +87,8 @@ def _embed(values, offset):
     n = values.shape[-1] + abs(offset)
     zeros = _ew.zeros_like(_shape.broadcast_to(_shape.expand_dims(values, -1),
                                                tuple(values.shape) + (n,)))
-    zeros = _shape.pad_p.bind(zeros, pads=((0, 0),) * (values.ndim - 1) + ((0, abs(offset)), (0, 0)),
-                              value=0)
+    pads = ((0, 0),) * (values.ndim - 1) + ((0, abs(offset)), (0, 0))
+    zeros = _shape.pad_p.bind(zeros, pads=pads, value=0)
     return _idx.setitem_value(zeros, _on_diagonal(zeros, offset), values)
 
 
@@ -269,7 +269,8 @@ def cartesian_prod(*inputs):
     """
     if not inputs:
         raise ValueError("cartesian_prod: at least one tensor is required")
-    tensors = [_tensor(t, "cartesian_prod") for t in inputs]
+    tensors = [check_dtype(_tensor(t, "cartesian_prod"), REAL, "cartesian_prod")
+               for t in inputs]
     for t in tensors:
         if t.ndim != 1:
             raise ValueError(f"cartesian_prod: the inputs must be 1-D, got shape "
