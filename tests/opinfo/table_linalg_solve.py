@@ -86,6 +86,10 @@ op("svd", ref=_svd_ref, dtypes=F32_64, tol=TOL, **GRAD, samples=lambda dtype, rn
     Sample(_r(rng, dtype, 2, 2, 3), label="batched, wide"),
     Sample(_r(rng, dtype, 3, 3), False, False, label="values only"),
     Sample(_r(rng, dtype, 3, 2), True, label="full matrices", smooth=False)],
+   ms_differs={f"value:{label}": "singular vectors' signs: LAPACK's (NumPy's, PyTorch's); "
+                                 "MindSpore's CPU kernel picks the opposite ones (u diag(s) "
+                                 "v^T is the same)"
+               for label in ("tall", "batched, wide", "full matrices")},
    torch=None, notes={"signs": "singular vectors' signs are LAPACK's (NumPy's)",
                       "gradient": "for distinct singular values; with full_matrices the "
                                   "columns beyond min(m, n) get none (PyTorch's)"})
