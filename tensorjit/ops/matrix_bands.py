@@ -84,11 +84,22 @@ def matrix_band_part(x, lower, upper):
     if x.ndim < 2:
         raise ValueError(f"matrix_band_part: the input's rank must be >= 2, got shape "
                          f"{tuple(x.shape)}")
-    (low,) = _int_value(lower, "lower", "matrix_band_part")
-    (up,) = _int_value(upper, "upper", "matrix_band_part")
     i, j = np.indices(tuple(x.shape[-2:]))
-    keep = ((low < 0) | (i - j <= low)) & ((up < 0) | (j - i <= up))
-    return _ew.where(coerce.constant(keep), x, _ew.zeros_like(x))
+    # the bounds may be tensors: compared in the graph, their values are never read here
+    below, above = coerce.constant(i - j), coerce.constant(j - i)
+    keep = None
+    for bound, distance, name in ((lower, below, "lower"), (upper, above, "upper")):
+        if isinstance(bound, Tensor):
+            if not dt.is_int(bound.dtype) or bound.ndim != 0:
+                raise TypeError(f"matrix_band_part: {name} must be an int or a 0-d integer "
+                                f"tensor, got {bound.dtype} of shape {tuple(bound.shape)}")
+            bound = _ew.cast(bound, distance.dtype)
+            inside = _ew.logical_or(_ew.lt(bound, 0), _ew.le(distance, bound))
+        else:
+            (value,) = _int_value(bound, name, "matrix_band_part")
+            inside = coerce.constant((value < 0) | (distance.asnumpy() <= value))
+        keep = inside if keep is None else _ew.logical_and(keep, inside)
+    return _ew.where(keep, x, _ew.zeros_like(x))
 
 
 def _gather_band(diagonals, rows, cols, low, high, align, padding):

@@ -29,6 +29,7 @@ from . import pool_computes as PC
 from . import resize as RS
 from . import rearrange as RA
 from . import special_math as SM
+from .linalg_classes import ROWS as LINALG_ROWS
 
 
 PLAIN = ("abs neg sign exp log log1p expm1 sqrt rsqrt sin cos tan tanh atan sigmoid relu erf "
@@ -209,6 +210,7 @@ WITH_ATTRIBUTES = [
     ("NanToNum", SM.nan_to_num, dict(nan=None, posinf=None, neginf=None)),
     ("ApproximateEqual", SM.approximate_equal, dict(tolerance=1e-5)),
 ]
+WITH_ATTRIBUTES += LINALG_ROWS      # linalg_classes.py: Cholesky, Svd, MatrixDiagV3, Einsum, ...
 
 
 def _build():
