@@ -93,7 +93,7 @@ def geqrf(input):
     (..., min(m, n)).
 
     >>> import tensorjit as ms
-    >>> a, tau = ms.ops.geqrf(ms.Tensor([[3.0], [4.0]]))
+    >>> a, tau = ms.ops.geqrf(ms.Tensor([[3.0], [4.0]], ms.float64))
     >>> a.asnumpy().round(4).tolist(), tau.asnumpy().round(4).tolist()
     ([[-5.0], [0.5]], [1.6])
     """
@@ -122,7 +122,7 @@ def orgqr(input, input2):
     (``input`` (..., m, n), m >= n, ``input2`` = tau (..., k), k <= n).
 
     >>> import tensorjit as ms
-    >>> q = ms.ops.orgqr(*ms.ops.geqrf(ms.Tensor([[3.0], [4.0]])))
+    >>> q = ms.ops.orgqr(*ms.ops.geqrf(ms.Tensor([[3.0], [4.0]], ms.float64)))
     >>> q.asnumpy().round(4).tolist()
     [[-0.6], [-0.8]]
     """
@@ -145,8 +145,8 @@ def ormqr(input, tau, other, left=True, transpose=False):
     Q C, Q^T C (``transpose``), or C Q, C Q^T with ``left=False``.
 
     >>> import tensorjit as ms
-    >>> a, tau = ms.ops.geqrf(ms.Tensor([[3.0], [4.0]]))
-    >>> ms.ops.ormqr(a, tau, ms.Tensor([[3.0], [4.0]]), transpose=True).asnumpy().round(4).tolist()
+    >>> a, tau = ms.ops.geqrf(ms.Tensor([[3.0], [4.0]], ms.float64))
+    >>> ms.ops.ormqr(a, tau, ms.Tensor([[3.0], [4.0]], ms.float64), transpose=True).asnumpy().round(4).tolist()
     [[-5.0], [0.0]]
     """
     x = check_matrices(input, "ormqr", _F32_64)
@@ -171,7 +171,7 @@ def qr(input, mode="reduced", op="qr"):
     or ``'r'`` (R only, Q an empty tensor).
 
     >>> import tensorjit as ms
-    >>> q, r = ms.ops.qr(ms.Tensor([[3.0], [4.0]]))
+    >>> q, r = ms.ops.qr(ms.Tensor([[3.0], [4.0]], ms.float64))
     >>> r.asnumpy().round(4).tolist()
     [[-5.0]]
     """

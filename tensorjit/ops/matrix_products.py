@@ -126,6 +126,19 @@ def _scaled_sum(input, product, beta, alpha):
     return _ew.add(_ew.mul(input, beta), _ew.mul(product, alpha))
 
 
+def _factors(op, beta, alpha, input, a, b, rank, dtypes):
+    """The operands of a scaled product, checked: Python-number scales, ``a`` and ``b``
+    of rank ``rank`` and one dtype among ``dtypes``."""
+    _scales(beta, alpha, op)
+    x, a, b = (_tensor(t, op) for t in (input, a, b))
+    if a.ndim != rank or b.ndim != rank:
+        raise ValueError(f"{op}: the factors must be {rank}-D, got shapes {tuple(a.shape)} "
+                         f"and {tuple(b.shape)}")
+    _same_dtype(a, b, op)
+    check_dtype(a, dtypes, op)
+    return x, a, b
+
+
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     """``ops.addmm``: ``beta * input + alpha * (mat1 @ mat2)`` (``input`` broadcasts).
 
@@ -133,13 +146,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     >>> ms.ops.addmm(ms.Tensor([[1.0]]), ms.Tensor([[2.0, 3.0]]), ms.Tensor([[4.0], [5.0]])).asnumpy().tolist()
     [[24.0]]
     """
-    _scales(beta, alpha, "addmm")
-    x, a, b = (_tensor(t, "addmm") for t in (input, mat1, mat2))
-    if a.ndim != 2 or b.ndim != 2:
-        raise ValueError(f"addmm: mat1 and mat2 must be 2-D, got shapes {tuple(a.shape)} and "
-                         f"{tuple(b.shape)}")
-    _same_dtype(a, b, "addmm")
-    check_dtype(a, _MATMUL, "addmm")
+    x, a, b = _factors("addmm", beta, alpha, input, mat1, mat2, 2, _MATMUL)
     return _scaled_sum(x, matmul(a, b), beta, alpha)
 
 
@@ -154,13 +161,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     >>> ms.ops.addbmm(ms.Tensor([[0.0]]), ms.Tensor([[[1.0]], [[2.0]]]), ms.Tensor([[[3.0]], [[4.0]]])).asnumpy().tolist()
     [[11.0]]
     """
-    _scales(beta, alpha, "addbmm")
-    x, a, b = (_tensor(t, "addbmm") for t in (input, batch1, batch2))
-    if a.ndim != 3 or b.ndim != 3:
-        raise ValueError(f"addbmm: batch1 and batch2 must be 3-D, got shapes "
-                         f"{tuple(a.shape)} and {tuple(b.shape)}")
-    _same_dtype(a, b, "addbmm")
-    check_dtype(a, _ADDBMM, "addbmm")
+    x, a, b = _factors("addbmm", beta, alpha, input, batch1, batch2, 3, _ADDBMM)
     product = _red.sum(matmul(a, b), 0)
     return _scaled_sum(x, product, beta, alpha)
 
@@ -211,13 +212,7 @@ def baddbmm_ext(input, batch1, batch2, *, beta=1, alpha=1):
     >>> ms.ops.baddbmm_ext(ms.Tensor([[[1.0]]]), ms.Tensor([[[2.0]]]), ms.Tensor([[[3.0]]])).asnumpy().tolist()
     [[[7.0]]]
     """
-    _scales(beta, alpha, "baddbmm_ext")
-    x, a, b = (_tensor(t, "baddbmm_ext") for t in (input, batch1, batch2))
-    if a.ndim != 3 or b.ndim != 3:
-        raise ValueError(f"baddbmm_ext: batch1 and batch2 must be 3-D, got shapes "
-                         f"{tuple(a.shape)} and {tuple(b.shape)}")
-    _same_dtype(a, b, "baddbmm_ext")
-    check_dtype(a, _MATMUL, "baddbmm_ext")
+    x, a, b = _factors("baddbmm_ext", beta, alpha, input, batch1, batch2, 3, _MATMUL)
     return baddbmm(x, a, b, beta, alpha)
 
 

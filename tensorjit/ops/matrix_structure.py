@@ -203,26 +203,22 @@ def _triangle_indices(which, row, col, offset, dtype):
     return coerce.constant(np.stack(fn(row, offset, col)).astype(dtype).reshape(2, -1))
 
 
-def tril_indices(row, col, offset=0, *, dtype=dt.int64):
-    """``ops.tril_indices``: the (row, column) coordinates, as a (2, N) tensor, of the
-    lower triangle (at and below diagonal ``offset``) of a row x col matrix, row by row.
+def _indices_function(which, where):
+    def indices(row, col, offset=0, *, dtype=dt.int64):
+        return _triangle_indices(which, row, col, offset, dtype)
+    indices.__name__ = indices.__qualname__ = f"{which}_indices"
+    indices.__doc__ = (f"""``ops.{which}_indices``: the (row, column) coordinates, as a (2, N)
+    tensor, of the {where} of a row x col matrix, row by row (int64, or ``dtype`` int32).
 
     >>> import tensorjit as ms
-    >>> ms.ops.tril_indices(2, 2).asnumpy().tolist()
-    [[0, 1, 1], [0, 0, 1]]
-    """
-    return _triangle_indices("tril", row, col, offset, dtype)
+    >>> ms.ops.{which}_indices(2, 2).asnumpy().tolist()
+    {np.stack(getattr(np, f"{which}_indices")(2, 0, 2)).tolist()}
+    """)
+    return indices
 
 
-def triu_indices(row, col, offset=0, *, dtype=dt.int64):
-    """``ops.triu_indices``: the (row, column) coordinates, as a (2, N) tensor, of the
-    upper triangle (at and above diagonal ``offset``) of a row x col matrix, row by row.
-
-    >>> import tensorjit as ms
-    >>> ms.ops.triu_indices(2, 2).asnumpy().tolist()
-    [[0, 0, 1], [0, 1, 1]]
-    """
-    return _triangle_indices("triu", row, col, offset, dtype)
+tril_indices = _indices_function("tril", "lower triangle (at and below diagonal ``offset``)")
+triu_indices = _indices_function("triu", "upper triangle (at and above diagonal ``offset``)")
 
 
 def _common_dtype(tensors):

@@ -173,7 +173,7 @@ def renorm(input, p, axis, maxnorm):
     exceeds ``maxnorm`` scaled down to norm ``maxnorm`` (by maxnorm / (norm + 1e-7)).
 
     >>> import tensorjit as ms
-    >>> ms.ops.renorm(ms.Tensor([[3.0, 4.0], [0.3, 0.4]]), 2, 0, 1.0).asnumpy().round(4).tolist()
+    >>> ms.ops.renorm(ms.Tensor([[3.0, 4.0], [0.3, 0.4]], ms.float64), 2, 0, 1.0).asnumpy().round(4).tolist()
     [[0.6, 0.8], [0.3, 0.4]]
     """
     if not isinstance(input, Tensor):
