@@ -1,10 +1,9 @@
 """mint's arithmetic and products whose PyTorch arguments have no ops counterpart:
 ``alpha`` / ``beta`` scales, ``rounding_mode``, fused ``addmm``-style products, einsum."""
-import string
-
 from .. import ops
 from ._translate import slice_along
 from ..ops.reduction import _safe_sqrt
+from ..ops.einsum import contract
 
 
 def _scaled(value, factor):
@@ -128,18 +127,7 @@ def cross(input, other, dim=None):
 
     >>> out = mint.cross(ms.Tensor([[1., 0., 0.]]), ms.Tensor([[0., 1., 0.]]), dim=1)
     """
-    shape = ops.broadcast_shapes(tuple(input.shape), tuple(other.shape))
-    input, other = ops.broadcast_to(input, shape), ops.broadcast_to(other, shape)
-    if dim is None:
-        dim = next((d for d, size in enumerate(shape) if size == 3), None)
-        if dim is None:
-            raise ValueError(f"mint.cross: no dimension of size 3 in shape {shape}")
-    if shape[dim] != 3:
-        raise ValueError(f"mint.cross: dimension {dim} has size {shape[dim]}, expected 3")
-    a = [slice_along(input, dim, i, i + 1) for i in range(3)]
-    b = [slice_along(other, dim, i, i + 1) for i in range(3)]
-    parts = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-    return ops.cat(parts, dim)
+    return ops.cross(input, other, dim)
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
@@ -158,49 +146,14 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 def einsum(equation, *operands):
     """Einstein summation: each operand's axes named by letters (``...`` for the rest),
-    products over all operands broadcast together, summed over the letters the output
-    lacks. Difference from MindSpore: a letter repeated within one operand (a diagonal)
-    raises ValueError.
+    a letter repeated within one operand taking its diagonal, summed over the letters the
+    output lacks (``ops.einsum``'s planner, for every dtype as PyTorch's).
 
     >>> out = mint.einsum("ij,jk->ik", ms.Tensor([[1., 2.]]), ms.Tensor([[3.], [4.]]))
     """
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    equation = equation.replace(" ", "")
-    inputs, arrow, output = equation.partition("->")
-    terms = inputs.split(",")
-    if len(terms) != len(operands):
-        raise ValueError(f"mint.einsum: the equation names {len(terms)} operands, got "
-                         f"{len(operands)}")
-    spare = [c for c in string.ascii_letters if c not in equation]
-    ellipsis_rank = max((op.ndim - len(t.replace("...", "")) for t, op in zip(terms, operands)
-                         if "..." in t), default=0)
-    batch = "".join(spare[:ellipsis_rank])
-
-    def expand(term, rank):
-        return term.replace("...", batch[len(batch) - rank:] if rank else "")
-
-    terms = [expand(t, op.ndim - len(t.replace("...", ""))) for t, op in zip(terms, operands)]
-    if not arrow:
-        counts = {c: "".join(terms).count(c) for c in "".join(terms)}
-        output = batch + "".join(sorted(c for c in counts if counts[c] == 1 and c not in batch))
-    else:
-        output = expand(output, ellipsis_rank)
-    letters = output + "".join(sorted({c for t in terms for c in t} - set(output)))
-    product = None
-    for term, operand in zip(terms, operands):
-        if len(set(term)) != len(term):
-            raise ValueError(f"mint.einsum: repeated index in {term!r} is not supported")
-        if len(term) != operand.ndim:
-            raise ValueError(f"mint.einsum: {term!r} names {len(term)} axes of a "
-                             f"{operand.ndim}-D operand")
-        present = [c for c in letters if c in term]
-        aligned = ops.transpose(operand, *[term.index(c) for c in present]) if present else operand
-        shape = [aligned.shape[present.index(c)] if c in present else 1 for c in letters]
-        aligned = ops.reshape(aligned, tuple(shape))
-        product = aligned if product is None else ops.mul(product, aligned)
-    summed = tuple(range(len(output), len(letters)))
-    return ops.sum(product, summed) if summed else product
+    return contract(equation, operands, "mint.einsum")
 
 
 def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):

@@ -1,14 +1,12 @@
 """mint's reductions with PyTorch's conventions: ``dim`` / ``keepdim``, integer sums in
 int64, ``max(input, dim)`` returning (values, indices), ``correction`` for std / var."""
 import builtins
-import math
 
 from .. import dtype as dt
 from .. import ops
 from ._translate import slice_along
 from ..tensor import Tensor
-from ..ops.reduction import _safe_sqrt
-from ..ops.statistics import abs_power_sum as _abs_power_sum
+from ..ops.norms import p_norm
 
 
 def _all_dims(dim):
@@ -230,31 +228,17 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
         x = ops.cast(x, dtype)
     if not dt.is_float(x.dtype):
         raise TypeError(f"vector_norm: expected a floating-point input, got {x.dtype}")
-    return _abs_power_sum(x, float(ord), _all_dims(dim), keepdim)
+    return p_norm(x, float(ord), _all_dims(dim), keepdim)
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
-    """A matrix norm over the two axes ``dim``: ``'fro'``, 1 / -1 (largest / smallest column
-    sum of absolute values), ``inf`` / ``-inf`` (row sums). Difference from MindSpore: the
-    spectral norms (2, -2, ``'nuc'``) need an SVD and raise ValueError.
+    """A matrix norm over the two axes ``dim`` (``ops.matrix_norm``): ``'fro'``, ``'nuc'``,
+    2 / -2 (largest / smallest singular value), 1 / -1 (largest / smallest column sum of
+    absolute values), ``inf`` / ``-inf`` (row sums).
 
     >>> out = mint.linalg.matrix_norm(ms.Tensor([[1., -2.], [3., 4.]]), ord=1)
     """
-    if dtype is not None:
-        A = ops.cast(A, dtype)
-    if A.ndim < 2:
-        raise ValueError(f"matrix_norm: expected at least 2 dimensions, got {A.ndim}")
-    rows, cols = (d % A.ndim for d in dim)
-    if ord == "fro":
-        return _safe_sqrt(ops.sum(ops.mul(A, A), (rows, cols), keepdim))
-    if ord in (1, -1, math.inf, -math.inf):
-        summed, other = (rows, cols) if ord in (1, -1) else (cols, rows)
-        sums = ops.sum(ops.abs(A), summed, True)
-        pick = ops.amax if ord > 0 else ops.amin
-        out = pick(sums, other, True)
-        return out if keepdim else ops.squeeze(out, (rows, cols))
-    raise ValueError(f"matrix_norm: ord {ord!r} is not supported (use 'fro', 1, -1, inf, "
-                     f"-inf; the spectral norms need an SVD)")
+    return ops.matrix_norm(A, ord, tuple(dim), keepdim, dtype=dtype)
 
 
 def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):

@@ -135,15 +135,7 @@ def kron(a, b):
     >>> mnp.kron(mnp.array([1, 2]), mnp.array([1, 10])).asnumpy().tolist()
     [1, 10, 2, 20]
     """
-    a, b = _pair(a, b, "kron")
-    ndim = max(a.ndim, b.ndim)
-    a = ops.reshape(a, (1,) * (ndim - a.ndim) + tuple(a.shape))
-    b = ops.reshape(b, (1,) * (ndim - b.ndim) + tuple(b.shape))
-    # interleave a's and b's axes: (a0, 1, a1, 1, ...) * (1, b0, 1, b1, ...)
-    a_shape = sum(((d, 1) for d in a.shape), ())
-    b_shape = sum(((1, d) for d in b.shape), ())
-    product = ops.reshape(a, a_shape) * ops.reshape(b, b_shape)
-    return ops.reshape(product, tuple(x * y for x, y in zip(a.shape, b.shape)))
+    return ops.kron(*_pair(a, b, "kron"))
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):

@@ -151,6 +151,18 @@ from .python_values import *  # noqa: F401,F403  (constexpr, dtype, scalar_add, 
 from .sampling import *  # noqa: F401,F403  (bernoulli, multinomial, randperm, shuffle, ...)
 from .windows import *  # noqa: F401,F403  (hann_window, kaiser_window, ...)
 from .inplace import *  # noqa: F401,F403  (zero_, clamp_, put_, normal_, stop_gradient_, ...)
+from .einsum import einsum, einsum_ext
+from .matrix_structure import (diagonal, diag, diagflat, diag_embed, diagonal_scatter, trace,
+                               tril_indices, triu_indices, block_diag, cartesian_prod,
+                               combinations, adjoint)
+from .matrix_bands import matrix_band_part, matrix_diag, matrix_diag_part, matrix_set_diag
+from .matrix_products import (kron, inner, ger, mv, addmm, addbmm, addmv, addr, baddbmm_ext,
+                              batch_dot, cross, inv)
+from .decompositions import (cholesky, cholesky_inverse, cholesky_solve, matrix_solve, svd, pinv,
+                             lstsq, slogdet, logdet, log_matrix_determinant, matrix_exp,
+                             matrix_power, lu_solve, lu_unpack)
+from .householder import geqrf, orgqr, ormqr, qr
+from .norms import matrix_norm, cdist, pdist, dist, renorm, cov
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations

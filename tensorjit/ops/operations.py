@@ -40,6 +40,7 @@ from . import rolling as RO
 from . import arrays as AR
 from . import sampling_classes as SAMP
 from . import windows as W
+from .linalg_classes import ROWS as LINALG_ROWS
 
 
 PLAIN = ("abs neg sign exp log log1p expm1 sqrt rsqrt sin cos tan tanh atan sigmoid relu erf "
@@ -220,6 +221,7 @@ WITH_ATTRIBUTES = [
     ("NanToNum", SM.nan_to_num, dict(nan=None, posinf=None, neginf=None)),
     ("ApproximateEqual", SM.approximate_equal, dict(tolerance=1e-5)),
 ]
+WITH_ATTRIBUTES += LINALG_ROWS      # linalg_classes.py: Cholesky, Svd, MatrixDiagV3, Einsum, ...
 
 # scatter / gather, segments, searching, cumulative ops, rearrangement (ops/array_classes.py)
 _LOCKING = dict(use_locking=False)

@@ -78,7 +78,8 @@ VALUE_DEPENDENT_SHAPES = {"Range", "LinSpace", "Expand", "MaskedSelect", "Unique
                           "UniqueWithPad", "NonZero", "Bincount", "UnravelIndex",
                           "InvertPermutation", "SegmentSum", "SegmentMax", "SegmentMin",
                           "SegmentProd", "SegmentMean", "CumulativeLogsumexp",
-                          "BartlettWindow", "BlackmanWindow", "HammingWindow"}
+                          "BartlettWindow", "BlackmanWindow", "HammingWindow",
+                          "MatrixDiagV3", "MatrixDiagPartV3", "MatrixSetDiagV3"}
 
 
 def _plan():

@@ -72,6 +72,19 @@ def const(value):
     return lambda rng: np.array(value)
 
 
+def well(*shape):
+    """Random matrices plus n on the diagonal: far from singular."""
+    return lambda rng: rng.uniform(-1, 1, shape) + shape[-1] * np.eye(shape[-1])
+
+
+def spd(n):
+    """A symmetric positive-definite n x n matrix."""
+    def make(rng):
+        a = rng.uniform(-1, 1, (n, n))
+        return a @ a.T + n * np.eye(n)
+    return make
+
+
 def booleans(*shape):
     return lambda rng: rng.random(shape) > 0.5
 
@@ -306,6 +319,15 @@ SAMPLES = {
     "logcumsumexp": [C(rn(3, 4), params=dict(axis=1, reverse=False)),
                      C(rn(3, 4), params=dict(axis=0, reverse=True), label="reverse")],
     # linear algebra, convolution, pooling windows
+    # LAPACK kernels (ops/linalg_kernels.py): well-conditioned inputs, distinct
+    # singular values
+    "solve": [C(well(3, 3), rn(3, 2)), C(well(2, 3, 3), rn(2, 3, 1), label="batched")],
+    "cholesky": [C(spd(3)), C(lambda rng: np.stack([spd(2)(rng), spd(2)(rng)]),
+                             label="batched")],
+    "svd": [C(rn(4, 3), params=dict(full_matrices=False)),
+            C(rn(2, 2, 3), params=dict(full_matrices=False), label="batched wide")],
+    "slogdet": [C(well(3, 3)), C(well(2, 2, 2), label="batched")],
+    "matrix_exp": [C(lambda rng: rng.standard_normal((3, 3)) * 0.5)],
     "matmul": [C(rn(2, 1, 3, 4), rn(5, 4, 2), label="batched broadcast"),
                C(rn(3, 4), rn(4, 2), label="2d"),
                C(rn(2, 3, 4), rn(4, 2), label="rows @ shared weight")],

@@ -186,7 +186,8 @@ def cases():
         ("L2Loss", {}, [a]),
     ]
     return (unary + binary + bools + structured + _special_math_cases(rng, f, pos)
-            + _shrink_and_margin_cases(f) + _array_cases(f) + _window_cases())
+            + _shrink_and_margin_cases(f) + _array_cases(f) + _window_cases()
+            + _linalg_cases(f))
 
 
 def _special_math_cases(rng, f, pos):
@@ -309,6 +310,51 @@ def _array_cases(f):
             ("UnravelIndex", {}, [np.array([5, 3], np.int32), np.array([2, 3], np.int32)]),
             ("Meshgrid", {"indexing": "ij"}, [_tensors(f(2), f(3))])]
     return out
+def _linalg_cases(f):
+    """The classes of ops/linalg_classes.py (decompositions, solves, bands, products)."""
+    a = f(3, 3)
+    spd = (a @ a.T + 3 * np.eye(3)).astype(np.float32)
+    lower = np.linalg.cholesky(spd).astype(np.float32)
+    well = (f(3, 3) + 3 * np.eye(3)).astype(np.float32)
+    tall = f(4, 3)
+    lu = np.array([[2.0, 1.0, 0.5], [0.5, 1.5, 1.0], [0.25, -0.5, 2.0]], np.float32)
+    pivots = np.array([2, 3, 3], np.int32)
+    k = np.array([-1, 1], np.int32)
+    return [("Cholesky", {}, [spd]), ("Cholesky", {"upper": True}, [spd]),
+            ("CholeskyInverse", {}, [lower]), ("CholeskySolve", {}, [f(3, 2), lower]),
+            ("Qr", {}, [tall]), ("Qr", {"full_matrices": True}, [tall]),
+            ("Svd", {}, [np.diag([3.0, 2.0, 1.0]).astype(np.float32)]),
+            ("Lstsq", {}, [tall, f(4, 2)]),
+            ("MatrixSolveLs", {}, [tall.astype(np.float64), f(4, 2).astype(np.float64),
+                                   np.array(0.5, np.float64)]),
+            ("LuSolve", {}, [f(3, 2), lu, pivots]), ("LuUnpack", {}, [lu, pivots]),
+            ("MatrixPower", {"n": 3}, [f(2, 3, 3)]), ("MatrixSolve", {}, [well, f(3, 2)]),
+            ("MatrixSolve", {"adjoint": True}, [well, f(3, 2)]),
+            ("MatrixTriangularSolve", {}, [well, f(3, 2)]),
+            ("MatrixTriangularSolve", {"lower": False, "adjoint": True}, [well, f(3, 2)]),
+            ("MatrixBandPart", {}, [f(3, 4), np.array(1, np.int64), np.array(0, np.int64)]),
+            ("MatrixDiagV3", {}, [f(2, 3), k[:1].reshape(()), np.array(4, np.int32),
+                                  np.array(-1, np.int32), np.array(0, np.float32)]),
+            ("MatrixDiagV3", {"align": "LEFT_RIGHT"},
+             [f(3, 3), k, np.array(-1, np.int32), np.array(-1, np.int32),
+              np.array(9, np.float32)]),
+            ("MatrixDiagPartV3", {}, [f(3, 4), k, np.array(7, np.float32)]),
+            ("MatrixSetDiagV3", {"align": "LEFT_LEFT"}, [f(3, 4), f(3, 3), k]),
+            ("MatrixDeterminant", {}, [well]), ("LogMatrixDeterminant", {}, [well]),
+            ("MatrixInverse", {}, [well]), ("MatrixInverse", {"adjoint": True}, [well]),
+            ("Diag", {}, [f(2, 2)]), ("DiagPart", {}, [f(2, 2, 2, 2)]),
+            ("Cross", {}, [f(2, 3), f(2, 3)]), ("Cross", {"dim": 0}, [f(3, 2), f(3, 2)]),
+            ("Ger", {}, [f(3), f(2)]), ("Cdist", {}, [f(3, 4), f(2, 4)]),
+            ("Cdist", {"p": 1.0}, [f(2, 3, 4), f(2, 2, 4)]), ("Pdist", {"p": 3.0}, [f(4, 3)]),
+            ("Trace", {}, [f(3, 4)]),
+            ("TrilIndices", {"row": 3, "col": 4, "offset": 1}, []),
+            ("TriuIndices", {"row": 4, "col": 3, "offset": -1}, []),
+            ("TridiagonalMatMul", {}, [f(1, 3), f(1, 3), f(1, 3), f(3, 2)]),
+            ("Geqrf", {}, [tall]), ("Orgqr", {}, [tall, f(3)]),
+            ("NuclearNorm", {}, [f(3, 4)]), ("NuclearNorm", {"dim": [1, 2], "keepdim": True},
+                                             [f(2, 3, 4)]),
+            ("Renorm", {"p": 2, "dim": 0, "maxnorm": 1.0}, [f(3, 4)]),
+            ("Inv", {}, [f(2, 3)])]
 
 
 def nn_cases():

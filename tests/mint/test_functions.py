@@ -282,8 +282,8 @@ def test_bad_arguments_raise_clear_errors():
         mint.cross(x[:2], x[:2])
     with pytest.raises(IndexError, match="out of range"):
         mint.select(x, 1, 7)
-    with pytest.raises(ValueError, match="repeated index"):
-        mint.einsum("ii->i", ms.Tensor(SQ))
+    with pytest.raises(ValueError, match="repeats"):
+        mint.einsum("i->ii", ms.Tensor(V))
     with pytest.raises(ValueError, match="without replacement"):
         mint.multinomial(ms.Tensor(V), 9)
 

@@ -32,14 +32,14 @@ def test_linalg_against_torch():
     for ord in (2, 1, float("inf"), -float("inf"), 0, 3.5):
         check(lambda x: mint.linalg.vector_norm(x, ord, dim=1),
               lambda x: torch.linalg.vector_norm(x, ord, dim=1), A, rtol=1e-5)
-    for ord in ("fro", 1, -1, float("inf"), -float("inf")):
+    for ord in ("fro", "nuc", 2, -2, 1, -1, float("inf"), -float("inf")):
         check(lambda x: mint.linalg.matrix_norm(x, ord, keepdim=True),
               lambda x: torch.linalg.matrix_norm(x, ord, keepdim=True), S, rtol=1e-5)
     check(mint.linalg.norm, torch.linalg.norm, A, rtol=1e-5)
     check(lambda x: mint.linalg.norm(x, 1), lambda x: torch.linalg.norm(x, 1), A, rtol=1e-5)
     check(lambda x: mint.linalg.norm(x, dim=0), lambda x: torch.linalg.norm(x, dim=0), A)
-    with pytest.raises(ValueError, match="spectral"):
-        mint.linalg.matrix_norm(ms.Tensor(S), 2)
+    with pytest.raises(ValueError, match="ord"):
+        mint.linalg.matrix_norm(ms.Tensor(S), 3)
 
 
 def test_qr_gradient_against_torch():
