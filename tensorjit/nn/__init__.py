@@ -37,6 +37,8 @@ from .layers.pooling_extra import (AvgPool1d, MaxPool1d, AvgPool3d, MaxPool3d,
                                    MaxUnpool1d, MaxUnpool2d, MaxUnpool3d, FractionalMaxPool2d,
                                    FractionalMaxPool3d)
 from .optim import Optimizer, SGD, Momentum, Adam, AdamWeightDecay, AdamW
+from .optim import (Adagrad, Adadelta, ProximalAdagrad, FTRL, RMSProp, AdaMax, LazyAdam,
+                    AdamOffload, Lamb, AdaFactor, ASGD, Rprop, LARS)
 from .dynamic_lr import (piecewise_constant_lr, exponential_decay_lr, natural_exp_decay_lr,
                          inverse_decay_lr, cosine_decay_lr, polynomial_decay_lr, warmup_lr)
 from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR,
@@ -96,4 +98,7 @@ __all__ = [
     "MatrixDiagPart", "MatrixSetDiag", "ClipByNorm", "ReduceLogSumExp", "LGamma", "DiGamma",
     "IGamma", "LBeta", "MatInverse", "MatDet", "CosineSimilarity",
     "Linear",   # layers/linear.py (also mint.nn.Linear)
+    # optimizers beyond SGD / Momentum / Adam (optim/adagrad_family.py, adam_family.py, ...)
+    "Adagrad", "Adadelta", "ProximalAdagrad", "FTRL", "RMSProp", "AdaMax", "LazyAdam",
+    "AdamOffload", "Lamb", "AdaFactor", "ASGD", "Rprop", "LARS",
 ]
