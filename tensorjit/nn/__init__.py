@@ -52,6 +52,10 @@ from .graph_cell import GraphCell
 from . import initializer
 from .metrics import (Metric, Accuracy, TopKCategoricalAccuracy, Top1CategoricalAccuracy,
                       Top5CategoricalAccuracy)
+from .metrics import (Loss, Precision, Recall, Fbeta, F1, MAE, MSE, ROC, auc, ConfusionMatrix,
+                      ConfusionMatrixMetric, Dice, HausdorffDistance, MeanSurfaceDistance,
+                      RootMeanSquareDistance, BleuScore, Perplexity, OcclusionSensitivity,
+                      rearrange_inputs, get_metric_fn, get_metrics, names)
 from . import metrics
 
 __all__ = [
@@ -101,4 +105,9 @@ __all__ = [
     # optimizers beyond SGD / Momentum / Adam (optim/adagrad_family.py, adam_family.py, ...)
     "Adagrad", "Adadelta", "ProximalAdagrad", "FTRL", "RMSProp", "AdaMax", "LazyAdam",
     "AdamOffload", "Lamb", "AdaFactor", "ASGD", "Rprop", "LARS",
+    # metrics beyond accuracy (metrics.py, metric_*.py)
+    "Loss", "Precision", "Recall", "Fbeta", "F1", "MAE", "MSE", "ROC", "auc", "ConfusionMatrix",
+    "ConfusionMatrixMetric", "Dice", "HausdorffDistance", "MeanSurfaceDistance",
+    "RootMeanSquareDistance", "BleuScore", "Perplexity", "OcclusionSensitivity",
+    "rearrange_inputs", "get_metric_fn", "get_metrics", "names",
 ]
