@@ -31,6 +31,14 @@ from .layers.padding import (Pad, ConstantPad1d, ConstantPad2d, ConstantPad3d, R
                              ReplicationPad2d, ReplicationPad3d, ZeroPad2d)
 from .layers.resize import Upsample, PixelShuffle, PixelUnshuffle, ChannelShuffle
 from .layers.linear import Linear
+from .layers.conv_transpose import Conv1dTranspose, Conv3dTranspose
+from .layers.normalization_extra import BatchNorm3d, SyncBatchNorm, LRN
+from .layers.combined import BiDense, Conv2dBnAct, DenseBnAct, TimeDistributed
+from .layers.image import CentralCrop, ImageGradients, PSNR, SSIM, MSSSIM
+from .layers.embedding_lookup import EmbeddingLookup, MultiFieldEmbeddingLookup
+from .layers.ext import (AvgPool1dExt, AvgPool2dExt, AvgPool3dExt, MaxPool2dExt, DropoutExt,
+                         Dropout2dExt, EmbeddingExt, L1LossExt, LayerNormExt, LogSoftmaxExt)
+from .losses_sampled import TripletMarginWithDistanceLoss, SampledSoftmaxLoss, L1Regularizer
 from .layers.pooling_extra import (AvgPool1d, MaxPool1d, AvgPool3d, MaxPool3d,
                                    AdaptiveAvgPool1d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,
                                    AdaptiveMaxPool2d, AdaptiveMaxPool3d, LPPool1d, LPPool2d,
@@ -110,4 +118,11 @@ __all__ = [
     "ConfusionMatrixMetric", "Dice", "HausdorffDistance", "MeanSurfaceDistance",
     "RootMeanSquareDistance", "BleuScore", "Perplexity", "OcclusionSensitivity",
     "rearrange_inputs", "get_metric_fn", "get_metrics", "names",
+    # layers (layers/conv_transpose.py, normalization_extra.py, ...)
+    "Conv1dTranspose", "Conv3dTranspose", "BatchNorm3d", "SyncBatchNorm", "LRN", "BiDense",
+    "Conv2dBnAct", "DenseBnAct", "TimeDistributed", "CentralCrop", "ImageGradients", "PSNR",
+    "SSIM", "MSSSIM", "EmbeddingLookup", "MultiFieldEmbeddingLookup", "AvgPool1dExt",
+    "AvgPool2dExt", "AvgPool3dExt", "MaxPool2dExt", "DropoutExt", "Dropout2dExt",
+    "EmbeddingExt", "L1LossExt", "LayerNormExt", "LogSoftmaxExt",
+    "TripletMarginWithDistanceLoss", "SampledSoftmaxLoss", "L1Regularizer",
 ]
