@@ -53,11 +53,15 @@ from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, N
                                      InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)
 from . import dynamic_lr, learning_rate_schedule
 from .wrap import WithLossCell, WithEvalCell, TrainOneStepCell
+from .wrap_extra import (ForwardValueAndGrad, WithGradCell, Jvp, Vjp, ParameterUpdate,
+                         GradAccumulationCell, MicroBatchInterleaved)
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
                          TrainOneStepWithLossScaleCell)
 from .parallel import DistributedGradReducer
 from .graph_cell import GraphCell
 from . import initializer
+from . import utils
+from .utils import no_init_parameters
 from .metrics import (Metric, Accuracy, TopKCategoricalAccuracy, Top1CategoricalAccuracy,
                       Top5CategoricalAccuracy)
 from .metrics import (Loss, Precision, Recall, Fbeta, F1, MAE, MSE, ROC, auc, ConfusionMatrix,
@@ -125,4 +129,7 @@ __all__ = [
     "AvgPool2dExt", "AvgPool3dExt", "MaxPool2dExt", "DropoutExt", "Dropout2dExt",
     "EmbeddingExt", "L1LossExt", "LayerNormExt", "LogSoftmaxExt",
     "TripletMarginWithDistanceLoss", "SampledSoftmaxLoss", "L1Regularizer",
+    # wrappers (wrap_extra.py)
+    "ForwardValueAndGrad", "WithGradCell", "Jvp", "Vjp", "ParameterUpdate",
+    "GradAccumulationCell", "MicroBatchInterleaved", "no_init_parameters", "utils",
 ]
