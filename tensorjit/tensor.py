@@ -333,15 +333,27 @@ def _ms_dtype_name(dtype):
         dtype.name, dtype.name[0].upper() + dtype.name[1:])
 
 
+# how many Parameters wait for their initial values (nn.utils.no_init_parameters): a
+# Cell call initialises its own first when this is not 0
+_PENDING_INITS = [0]
+
+
 class Parameter(Tensor):
     """A named, trainable tensor: the state of a Cell. Graphs read it at call time."""
-    __slots__ = ("name", "requires_grad", "layerwise_parallel")
+    __slots__ = ("name", "requires_grad", "layerwise_parallel", "_init_thunk")
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True):
         if isinstance(default_input, Tensor) and default_input._var is not None:
             raise TypeError("Parameter: cannot be made from a symbolic tensor inside a graph")
-        data = _convert_data(default_input, None)
+        # an initializer's tensor made under nn.utils.no_init_parameters: its values are
+        # computed by init_data() (a zero-memory placeholder until then)
+        self._init_thunk = getattr(default_input, "init_thunk", None)
+        if self._init_thunk is not None:
+            data = default_input._data
+            _PENDING_INITS[0] += 1
+        else:
+            data = _convert_data(default_input, None)
         self._data = data
         self._var = None
         self.name = name
@@ -351,8 +363,29 @@ class Parameter(Tensor):
     def __repr__(self):
         return f"Parameter (name={self.name}, shape={self.shape}, dtype={_ms_dtype_name(self.dtype)}, requires_grad={self.requires_grad})"
 
+    @property
+    def init_param(self):
+        """False while the initializer's values are pending (no_init_parameters)."""
+        return getattr(self, "_init_thunk", None) is None
+
+    @property
+    def has_init(self):
+        return getattr(self, "_init_thunk", None) is not None
+
+    def init_data(self, slice_index=None, shape=None, opt_shape=None):
+        """Compute the pending initial values, if any; the parameter itself."""
+        if getattr(self, "_init_thunk", None) is not None:
+            thunk, self._init_thunk = self._init_thunk, None
+            _PENDING_INITS[0] -= 1
+            self._data = np.array(thunk())
+        return self
+
     def set_data(self, data, slice_shape=False):
         """Replace the value. A new shape is allowed (as in MindSpore); dtype is kept."""
+        # (a Parameter copied without __init__ has no such slot set: getattr)
+        if getattr(self, "_init_thunk", None) is not None:   # a loaded value: no init
+            self._init_thunk = None
+            _PENDING_INITS[0] -= 1
         data = data if isinstance(data, Tensor) else Tensor(data)
         if tuple(data.shape) != tuple(self.shape):
             if state.capture is not None:

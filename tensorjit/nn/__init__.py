@@ -31,25 +31,43 @@ from .layers.padding import (Pad, ConstantPad1d, ConstantPad2d, ConstantPad3d, R
                              ReplicationPad2d, ReplicationPad3d, ZeroPad2d)
 from .layers.resize import Upsample, PixelShuffle, PixelUnshuffle, ChannelShuffle
 from .layers.linear import Linear
+from .layers.conv_transpose import Conv1dTranspose, Conv3dTranspose
+from .layers.normalization_extra import BatchNorm3d, SyncBatchNorm, LRN
+from .layers.combined import BiDense, Conv2dBnAct, DenseBnAct, TimeDistributed
+from .layers.image import CentralCrop, ImageGradients, PSNR, SSIM, MSSSIM
+from .layers.embedding_lookup import EmbeddingLookup, MultiFieldEmbeddingLookup
+from .layers.ext import (AvgPool1dExt, AvgPool2dExt, AvgPool3dExt, MaxPool2dExt, DropoutExt,
+                         Dropout2dExt, EmbeddingExt, L1LossExt, LayerNormExt, LogSoftmaxExt)
+from .losses_sampled import TripletMarginWithDistanceLoss, SampledSoftmaxLoss, L1Regularizer
 from .layers.pooling_extra import (AvgPool1d, MaxPool1d, AvgPool3d, MaxPool3d,
                                    AdaptiveAvgPool1d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,
                                    AdaptiveMaxPool2d, AdaptiveMaxPool3d, LPPool1d, LPPool2d,
                                    MaxUnpool1d, MaxUnpool2d, MaxUnpool3d, FractionalMaxPool2d,
                                    FractionalMaxPool3d)
 from .optim import Optimizer, SGD, Momentum, Adam, AdamWeightDecay, AdamW
+from .optim import (Adagrad, Adadelta, ProximalAdagrad, FTRL, RMSProp, AdaMax, LazyAdam,
+                    AdamOffload, Lamb, AdaFactor, ASGD, Rprop, LARS)
 from .dynamic_lr import (piecewise_constant_lr, exponential_decay_lr, natural_exp_decay_lr,
                          inverse_decay_lr, cosine_decay_lr, polynomial_decay_lr, warmup_lr)
 from .learning_rate_schedule import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR,
                                      InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)
 from . import dynamic_lr, learning_rate_schedule
 from .wrap import WithLossCell, WithEvalCell, TrainOneStepCell
+from .wrap_extra import (ForwardValueAndGrad, WithGradCell, Jvp, Vjp, ParameterUpdate,
+                         GradAccumulationCell, MicroBatchInterleaved)
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
                          TrainOneStepWithLossScaleCell)
 from .parallel import DistributedGradReducer
 from .graph_cell import GraphCell
 from . import initializer
+from . import utils
+from .utils import no_init_parameters
 from .metrics import (Metric, Accuracy, TopKCategoricalAccuracy, Top1CategoricalAccuracy,
                       Top5CategoricalAccuracy)
+from .metrics import (Loss, Precision, Recall, Fbeta, F1, MAE, MSE, ROC, auc, ConfusionMatrix,
+                      ConfusionMatrixMetric, Dice, HausdorffDistance, MeanSurfaceDistance,
+                      RootMeanSquareDistance, BleuScore, Perplexity, OcclusionSensitivity,
+                      rearrange_inputs, get_metric_fn, get_metrics, names)
 from . import metrics
 
 __all__ = [
@@ -96,4 +114,22 @@ __all__ = [
     "MatrixDiagPart", "MatrixSetDiag", "ClipByNorm", "ReduceLogSumExp", "LGamma", "DiGamma",
     "IGamma", "LBeta", "MatInverse", "MatDet", "CosineSimilarity",
     "Linear",   # layers/linear.py (also mint.nn.Linear)
+    # optimizers beyond SGD / Momentum / Adam (optim/adagrad_family.py, adam_family.py, ...)
+    "Adagrad", "Adadelta", "ProximalAdagrad", "FTRL", "RMSProp", "AdaMax", "LazyAdam",
+    "AdamOffload", "Lamb", "AdaFactor", "ASGD", "Rprop", "LARS",
+    # metrics beyond accuracy (metrics.py, metric_*.py)
+    "Loss", "Precision", "Recall", "Fbeta", "F1", "MAE", "MSE", "ROC", "auc", "ConfusionMatrix",
+    "ConfusionMatrixMetric", "Dice", "HausdorffDistance", "MeanSurfaceDistance",
+    "RootMeanSquareDistance", "BleuScore", "Perplexity", "OcclusionSensitivity",
+    "rearrange_inputs", "get_metric_fn", "get_metrics", "names",
+    # layers (layers/conv_transpose.py, normalization_extra.py, ...)
+    "Conv1dTranspose", "Conv3dTranspose", "BatchNorm3d", "SyncBatchNorm", "LRN", "BiDense",
+    "Conv2dBnAct", "DenseBnAct", "TimeDistributed", "CentralCrop", "ImageGradients", "PSNR",
+    "SSIM", "MSSSIM", "EmbeddingLookup", "MultiFieldEmbeddingLookup", "AvgPool1dExt",
+    "AvgPool2dExt", "AvgPool3dExt", "MaxPool2dExt", "DropoutExt", "Dropout2dExt",
+    "EmbeddingExt", "L1LossExt", "LayerNormExt", "LogSoftmaxExt",
+    "TripletMarginWithDistanceLoss", "SampledSoftmaxLoss", "L1Regularizer",
+    # wrappers (wrap_extra.py)
+    "ForwardValueAndGrad", "WithGradCell", "Jvp", "Vjp", "ParameterUpdate",
+    "GradAccumulationCell", "MicroBatchInterleaved", "no_init_parameters", "utils",
 ]

@@ -14,6 +14,7 @@ from collections import OrderedDict
 
 from .. import dtype as dt
 from ..tensor import Tensor, Parameter
+from .. import tensor as _tensor_module
 from .. import ops
 from ..state import state as _op_state
 from .. import context as _context
@@ -144,7 +145,17 @@ class Cell:
                                   f"construct() to be called")
 
     def __call__(self, *args, **kwargs):
+        if _tensor_module._PENDING_INITS[0]:
+            self.init_parameters_data()        # first use after no_init_parameters
         return self._run_construct(*args, **kwargs)
+
+    def init_parameters_data(self, auto_parallel_mode=False):
+        """Compute the initial values still pending (``nn.utils.no_init_parameters``) of
+        this cell's parameters; a dict mapping each parameter to itself."""
+        params = {}
+        for param in self.get_parameters():
+            params[param] = param.init_data()
+        return params
 
     def _run_construct(self, *args, **kwargs):
         """Run ``construct``: the single entry the compiler replaces for GRAPH_MODE."""

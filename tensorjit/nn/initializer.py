@@ -247,5 +247,22 @@ def initializer(init, shape=None, dtype=dt.float32):
     elif not isinstance(init, Initializer):
         raise TypeError(f"initializer: init must be a Tensor, str, number or Initializer, "
                         f"got {type(init).__name__}")
+    if _DEFERRING[0]:
+        # no_init_parameters: a zero-memory placeholder; the values are drawn when the
+        # Parameter made from it is initialised (Parameter.init_data)
+        return _PendingInit(init, shape, dtype)
     values = np.asarray(init._sample(shape))
     return Tensor(values.astype(dtype), dtype)
+
+
+# how many no_init_parameters blocks are open
+_DEFERRING = [0]
+
+
+class _PendingInit(Tensor):
+    """An initializer's result whose values are drawn later (``init_thunk``)."""
+
+    def __init__(self, init, shape, dtype):
+        super().__init__(np.broadcast_to(np.zeros((), dtype), shape))
+        self._data = np.broadcast_to(np.zeros((), dtype), shape)
+        self.init_thunk = lambda: np.asarray(init._sample(shape)).astype(dtype)

@@ -2,7 +2,7 @@
 the host with NumPy like the other metrics, not a Cell)."""
 import numpy as np
 
-from .metrics import Metric
+from .metric_base import Metric
 
 __all__ = ["CosineSimilarity"]
 

@@ -1,58 +1,25 @@
-"""Evaluation metrics (MindSpore's ``train.metrics``, also under ``nn``): each accumulates
-with ``update(*inputs)`` (Tensors, arrays or lists) and reports with ``eval()``; ``clear()``
-starts over. They run on NumPy on the host, outside compiled graphs, as MindSpore's do."""
+"""Evaluation metrics (MindSpore's ``train.metrics``, also under ``nn.metrics``): the
+classification and regression ones here, the others in ``metric_*.py`` beside this file;
+this module is their one namespace and holds the registry (``names``, ``get_metric_fn``,
+``get_metrics``). See ``metric_base.py`` for what a metric is."""
 import numpy as np
 
-from ..tensor import Tensor
+from .metric_base import Metric, rearrange_inputs
+from .metric_classification import Precision, Recall, Fbeta, F1
+from .metric_similarity import CosineSimilarity
+from .metric_curves import ROC, auc
+from .metric_confusion import ConfusionMatrix, ConfusionMatrixMetric
+from .metric_segmentation import (Dice, HausdorffDistance, MeanSurfaceDistance,
+                                  RootMeanSquareDistance)
+from .metric_text import BleuScore, Perplexity
+from .metric_occlusion import OcclusionSensitivity
 
-__all__ = ["Metric", "Accuracy", "Loss", "Precision", "Recall", "Fbeta", "F1", "MAE", "MSE",
-           "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
-           "get_metric_fn", "names"]
-
-
-class Metric:
-    def __init__(self):
-        self._indexes = None
-        self.clear()
-
-    def _convert_data(self, data):
-        if isinstance(data, Tensor):
-            return data.asnumpy()
-        if isinstance(data, (list, np.ndarray, np.generic, int, float)):
-            return np.asarray(data)
-        raise TypeError(f"{type(self).__name__}: inputs must be Tensors, arrays or lists, got "
-                        f"{type(data).__name__}")
-
-    def _inputs(self, inputs, count):
-        if len(inputs) != count:
-            raise ValueError(f"{type(self).__name__}.update needs {count} input(s), got "
-                             f"{len(inputs)}")
-        return [self._convert_data(x) for x in inputs]
-
-    @property
-    def indexes(self):
-        return self._indexes
-
-    def set_indexes(self, indexes):
-        """Which of the evaluation network's outputs ``update`` receives."""
-        if not isinstance(indexes, (list, tuple)) or not all(isinstance(i, int) for i in indexes):
-            raise TypeError(f"{type(self).__name__}.set_indexes: a list of ints, got {indexes!r}")
-        self._indexes = list(indexes)
-        return self
-
-    def clear(self):
-        raise NotImplementedError
-
-    def update(self, *inputs):
-        raise NotImplementedError
-
-    def eval(self):
-        raise NotImplementedError
-
-    def __call__(self, *inputs):
-        self.clear()
-        self.update(*inputs)
-        return self.eval()
+__all__ = ["Metric", "rearrange_inputs", "Accuracy", "Loss", "Precision", "Recall", "Fbeta",
+           "F1", "MAE", "MSE", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
+           "Top5CategoricalAccuracy", "CosineSimilarity", "ROC", "auc", "ConfusionMatrix",
+           "ConfusionMatrixMetric", "Dice", "HausdorffDistance", "MeanSurfaceDistance",
+           "RootMeanSquareDistance", "BleuScore", "Perplexity", "OcclusionSensitivity",
+           "get_metric_fn", "get_metrics", "names"]
 
 
 def _labels(metric, y_pred, y):
@@ -90,6 +57,7 @@ class Accuracy(Metric):
     def clear(self):
         self._correct_num, self._total_num, self._class_num = 0, 0, 0
 
+    @rearrange_inputs
     def update(self, *inputs):
         y_pred, y = self._inputs(inputs, 2)
         if self._type == "classification":
@@ -114,6 +82,7 @@ class Loss(Metric):
     def clear(self):
         self._sum_loss, self._total_num = 0.0, 0
 
+    @rearrange_inputs
     def update(self, *inputs):
         (loss,) = self._inputs(inputs, 1)
         if loss.ndim > 1:
@@ -127,83 +96,6 @@ class Loss(Metric):
         return self._sum_loss / self._total_num
 
 
-class _Counts(Metric):
-    """True positives, predicted positives and actual positives per class."""
-
-    def __init__(self, eval_type="classification"):
-        if eval_type not in ("classification", "multilabel"):
-            raise ValueError(f"{type(self).__name__}: eval_type must be 'classification' or "
-                             f"'multilabel', got {eval_type!r}")
-        self._type = eval_type
-        super().__init__()
-
-    def clear(self):
-        self._class_num = 0
-        self._true_positives = self._positives = self._actual_positives = 0
-
-    def update(self, *inputs):
-        y_pred, y = self._inputs(inputs, 2)
-        if self._type == "classification":
-            labels = _labels(self, y_pred, y).reshape(-1)
-            eye = np.eye(self._class_num)
-            y, y_pred = eye[labels], eye[y_pred.argmax(axis=-1).reshape(-1)]
-        else:
-            y_pred = y_pred.reshape(-1, y_pred.shape[-1])
-            y = y.reshape(-1, y.shape[-1])
-            self._class_num = y_pred.shape[-1]
-        self._true_positives = self._true_positives + (y * y_pred).sum(axis=0)
-        self._positives = self._positives + y_pred.sum(axis=0)
-        self._actual_positives = self._actual_positives + y.sum(axis=0)
-
-    _EPS = np.finfo(np.float64).tiny          # MindSpore's sys.float_info.min
-
-    def _check(self):
-        if self._class_num == 0:
-            raise RuntimeError(f"{type(self).__name__}: call update() before eval()")
-
-    def _ratio(self, numerator, denominator):
-        self._check()
-        return numerator / (denominator + self._EPS)
-
-
-class Precision(_Counts):
-    """Per class: true positives / predicted positives (``eval(average=True)``: the mean)."""
-
-    def eval(self, average=False):
-        result = self._ratio(self._true_positives, self._positives)
-        return float(np.mean(result)) if average else result
-
-
-class Recall(_Counts):
-    """Per class: true positives / actual positives (``eval(average=True)``: the mean)."""
-
-    def eval(self, average=False):
-        result = self._ratio(self._true_positives, self._actual_positives)
-        return float(np.mean(result)) if average else result
-
-
-class Fbeta(_Counts):
-    """Per class: ``(1 + beta^2) * p * r / (beta^2 * p + r)``."""
-
-    def __init__(self, beta):
-        if not beta > 0:
-            raise ValueError(f"Fbeta: 'beta' must be > 0, got {beta!r}")
-        self.beta = float(beta)
-        super().__init__()
-
-    def eval(self, average=False):
-        self._check()
-        b2 = self.beta ** 2
-        result = (1 + b2) * self._true_positives / (
-            b2 * self._actual_positives + self._positives + self._EPS)
-        return float(np.mean(result)) if average else result
-
-
-class F1(Fbeta):
-    def __init__(self):
-        super().__init__(1.0)
-
-
 class MAE(Metric):
     """Sum of absolute errors over the number of samples (MindSpore's definition)."""
 
@@ -213,6 +105,7 @@ class MAE(Metric):
     def _error(self, difference):
         return np.abs(difference)
 
+    @rearrange_inputs
     def update(self, *inputs):
         y_pred, y = self._inputs(inputs, 2)
         self._error_sum += float(self._error(y.reshape(y_pred.shape) - y_pred).sum())
@@ -243,6 +136,7 @@ class TopKCategoricalAccuracy(Metric):
     def clear(self):
         self._correct_num, self._samples_num, self._class_num = 0, 0, 0
 
+    @rearrange_inputs
     def update(self, *inputs):
         y_pred, y = self._inputs(inputs, 2)
         labels = _labels(self, y_pred, y).reshape(-1)
@@ -269,16 +163,42 @@ class Top5CategoricalAccuracy(TopKCategoricalAccuracy):
         super().__init__(5)
 
 
-_BY_NAME = {"accuracy": Accuracy, "acc": Accuracy, "loss": Loss, "precision": Precision,
-            "recall": Recall, "f1": F1, "mae": MAE, "mse": MSE,
-            "top_1_accuracy": Top1CategoricalAccuracy, "top_5_accuracy": Top5CategoricalAccuracy}
+# MindSpore's names (its ``__factory__``)
+_BY_NAME = {"accuracy": Accuracy, "acc": Accuracy, "precision": Precision, "recall": Recall,
+            "F1": F1, "dice": Dice, "roc": ROC, "auc": auc, "bleu_score": BleuScore,
+            "cosine_similarity": CosineSimilarity,
+            "occlusion_sensitivity": OcclusionSensitivity, "topk": TopKCategoricalAccuracy,
+            "hausdorff_distance": HausdorffDistance, "top_1_accuracy": Top1CategoricalAccuracy,
+            "top_5_accuracy": Top5CategoricalAccuracy, "mae": MAE, "mse": MSE, "loss": Loss,
+            "mean_surface_distance": MeanSurfaceDistance,
+            "root_mean_square_distance": RootMeanSquareDistance, "perplexity": Perplexity,
+            "confusion_matrix": ConfusionMatrix,
+            "confusion_matrix_metric": ConfusionMatrixMetric}
 
 
 def names():
+    """The names ``get_metric_fn`` knows, sorted."""
     return sorted(_BY_NAME)
 
 
 def get_metric_fn(name, *args, **kwargs):
+    """The metric called ``name`` (see ``names()``), made with ``args`` / ``kwargs``."""
     if name not in _BY_NAME:
-        raise KeyError(f"unknown metric {name!r}; known: {names()}")
+        raise KeyError(f"get_metric_fn: unknown metric {name!r}; known: {names()}")
     return _BY_NAME[name](*args, **kwargs)
+
+
+def get_metrics(metrics):
+    """``None``; a dict of name -> Metric (checked and returned); or a set of names, each
+    made with ``get_metric_fn``."""
+    if metrics is None:
+        return None
+    if isinstance(metrics, dict):
+        for name, metric in metrics.items():
+            if not isinstance(name, str) or not isinstance(metric, Metric):
+                raise TypeError(f"get_metrics: a dict of metrics needs str keys and Metric "
+                                f"values, got {type(name).__name__}: {type(metric).__name__}")
+        return metrics
+    if isinstance(metrics, set):
+        return {name: get_metric_fn(name) for name in metrics}
+    raise TypeError(f"get_metrics: 'metrics' must be None, a dict or a set, got {metrics!r}")

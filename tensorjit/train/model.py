@@ -245,7 +245,8 @@ class Model:
         outputs = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
         for metric in self._metric_fns.values():
             if metric.indexes is not None:
-                metric.update(*[outputs[k] for k in metric.indexes])
+                # the metric picks its inputs (``rearrange_inputs``), as in MindSpore
+                metric.update(*outputs)
             elif self._eval_indexes is None:
                 metric.update(*outputs)
             elif isinstance(metric, nn.metrics.Loss):

@@ -36,6 +36,9 @@ def _decay_filter(param):
 
 
 class Optimizer(Cell):
+    # set by a wrapping optimizer (LARS) that reduces the gradients before it changes them
+    gradients_reduced_outside = False
+
     def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
         super().__init__(auto_prefix=False)
         name = type(self).__name__
@@ -199,7 +202,8 @@ class Optimizer(Cell):
     def _reduce_across_ranks(self, gradients):
         """Data parallel with no ``DistributedGradReducer`` made for these parameters:
         the optimizer reduces the gradients itself (nn/parallel.py)."""
-        if parallel.data_parallel_group_size() == 1 or parallel.has_reducer(self.parameters):
+        if (parallel.data_parallel_group_size() == 1 or self.gradients_reduced_outside
+                or parallel.has_reducer(self.parameters)):
             return gradients
         return parallel.reduce_gradients(gradients)
 
