@@ -123,6 +123,9 @@ from .loops import scan, while_loop, fori_loop
 from .attention import multi_head_attention_forward
 from .resize import interpolate, upsample
 from .rearrange import pixel_shuffle, pixel_unshuffle, channel_shuffle, repeat_elements
+from .custom import Custom            # user-defined operators: pyfunc, hybrid (ops.kernel), aot
+from .custom_registration import CustomRegOp, DataType, custom_info_register
+from .hybrid import kernel, ms_kernel
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations
