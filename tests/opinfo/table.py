@@ -10,3 +10,4 @@ from . import (table_unary, table_binary, table_reduction, table_shape,  # noqa:
 from . import table_pooling  # noqa: F401,E402
 from . import table_resize  # noqa: F401,E402
 from . import table_loss_extra, table_matrix_inverse  # noqa: F401,E402
+from . import table_custom  # noqa: F401,E402
