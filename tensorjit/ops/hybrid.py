@@ -21,6 +21,7 @@ import functools
 import inspect
 import json
 import textwrap
+import types
 import warnings
 import weakref
 
@@ -108,7 +109,12 @@ class HybridFunction:
         self.func = func
         self.name = func.__name__
         self.filename = inspect.getsourcefile(func) or "<hybrid>"
-        lines, first = inspect.getsourcelines(func)
+        try:
+            lines, first = inspect.getsourcelines(func)
+        except (OSError, TypeError) as exc:        # typed in a REPL, made by exec()
+            self._no_source(func, exc)
+            return
+        self.missing_source = None
         tree = ast.parse(textwrap.dedent("".join(lines)))
         ast.increment_lineno(tree, first - 1)
         self.tree = tree.body[0]
@@ -126,8 +132,24 @@ class HybridFunction:
         self.body = ast.unparse(rewritten)
         self.written = sorted(_written_params(self.tree, self.params))
 
+    def _no_source(self, func, exc):
+        """Without source there is nothing to compile: the function runs as Python with
+        the DSL's names in its globals (MindSpore's ``kernel`` does the same)."""
+        self.missing_source = str(exc)
+        names = dict(func.__globals__)
+        names.update(_runtime_names())
+        self._python = types.FunctionType(func.__code__, names, func.__name__,
+                                          func.__defaults__, func.__closure__)
+        self.params = list(inspect.signature(func).parameters)
+        self.tree, self.body, self.parallel = None, None, False
+        self.written = list(self.params)          # unknown: every input is copied
+
     def check(self):
         """MindSpore's static checks of the DSL (run by ``ops.Custom``)."""
+        if self.tree is None:
+            raise OSError(f"ops.Custom(func_type='hybrid') compiles the hybrid DSL from the "
+                          f"source of {self.name!r}, which is not available "
+                          f"({self.missing_source}): define it in a .py file")
         _DslCheck(self.name, self.params).visit(self.tree)
 
     def natives(self):
@@ -177,6 +199,31 @@ class HybridFunction:
             _warned.add(message)
             warnings.warn(message, RuntimeWarning, stacklevel=4)
         return None
+
+
+class _Scope:
+    """``attr(...)`` / ``block_realize(...)`` run as Python: a context that does nothing."""
+
+    def __init__(self, *args):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _runtime_names():
+    """The DSL's names as Python objects (for functions whose source is not available)."""
+    env = {"np": np, "math": __import__("math")}
+    names = {name: eval(f"lambda _0, _1=None: {text}", env)  # noqa: S307 (our templates)
+             for name, text in _INTRINSICS.items()}
+    names.update({name: eval(text, env) if text != "prange" else range
+                  for name, text in _LOOPS.items()})
+    names.update({name: (lambda shape, dtype: np.zeros(shape, dtype)) for name in _BUFFERS})
+    names.update({name: _Scope for name in _SCOPES})
+    return names
 
 
 def _copy_def(tree):

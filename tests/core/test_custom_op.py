@@ -298,12 +298,6 @@ def test_hybrid_without_numba_runs_as_python(monkeypatch):
     np.testing.assert_array_equal(out.asnumpy(), half * 2)
 
 
-def _dsl(source):
-    namespace = {}
-    exec(source, namespace)
-    return namespace
-
-
 def test_hybrid_dsl_checks_follow_mindspore(tmp_path):
     cases = {
         "while": ("def f(a):\n    c = output_tensor(a.shape, a.dtype)\n    while True:\n"
@@ -325,6 +319,17 @@ def test_hybrid_dsl_checks_follow_mindspore(tmp_path):
         exec(compile(source, str(path), "exec"), namespace)
         with pytest.raises(exc, match=match):
             ops.Custom(ops.kernel(namespace["f"]), func_type="hybrid")
+    # without source (exec, a REPL) the function runs as Python; a hybrid op needs source
+    namespace = {}
+    exec("def g(a):\n    c = output_tensor(a.shape, a.dtype)\n    with block_realize(c):\n"
+         "        for i in parallel(a.shape[0]):\n            c[i] = sqrt(a[i]) + 1.0\n"
+         "    return c\n", namespace)
+    g = ops.kernel(namespace["g"])
+    np.testing.assert_allclose(g(np.arange(4.0)), np.sqrt(np.arange(4.0)) + 1)
+    pyfunc = ops.Custom(g, lambda s: s, lambda d: d)
+    np.testing.assert_allclose(pyfunc(Tensor(np.ones(2))).asnumpy(), [2.0, 2.0])
+    with pytest.raises(OSError, match="source of 'g', which is not available"):
+        ops.Custom(g, func_type="hybrid")
     with pytest.warns(DeprecationWarning, match="'ms_kernel' is deprecated"):
         assert ops.ms_kernel(sin_mul).ms_kernel_flag
 
