@@ -163,6 +163,9 @@ from .decompositions import (cholesky, cholesky_inverse, cholesky_solve, matrix_
                              matrix_power, lu_solve, lu_unpack)
 from .householder import geqrf, orgqr, ormqr, qr
 from .norms import matrix_norm, cdist, pdist, dist, renorm, cov
+from .custom import Custom            # user-defined operators: pyfunc, hybrid (ops.kernel), aot
+from .custom_registration import CustomRegOp, DataType, custom_info_register
+from .hybrid import kernel, ms_kernel
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations

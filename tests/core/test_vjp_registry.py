@@ -164,6 +164,16 @@ def _scan_params(reverse=False):
     return dict(body=body, num_consts=1, num_carry=2, length=4, reverse=reverse)
 
 
+def _custom_params():
+    """An ``ops.Custom`` pyfunc with two outputs (sin(a) * b, a * b) and its bprop."""
+    def bprop(a, b, out, dout):
+        return (dout[0] * ms.ops.cos(a) * b + dout[1] * b,
+                dout[0] * ms.ops.sin(a) + dout[1] * a)
+    op = ms.ops.Custom(lambda a, b: (np.sin(a) * b, a * b), lambda s, t: (s, s),
+                       lambda d, e: (d, d), "pyfunc", bprop=bprop)
+    return dict(op=op, static=())
+
+
 def conv_out(size, k, s, d, before, after):
     return (size + before + after - d * (k - 1) - 1) // s + 1
 
@@ -362,6 +372,7 @@ SAMPLES = {
     "scan": [C(rn(3), rn(3), const(np.int64(0)), rn(4, 3), params=_scan_params),
              C(rn(3), rn(3), const(np.int64(2)), rn(4, 3), params=lambda: _scan_params(True),
                label="reverse")],
+    "custom": [C(rn(3, 4), rn(3, 4), params=_custom_params)],
     "while_grad": [C(rn(3), rn(3), const(np.int64(0)), rn(3), const(np.int64(0)),
                      params=_while_grad_params)],
     # collectives, on the one-process world (tests/communication runs them on 2 ranks)

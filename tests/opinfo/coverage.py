@@ -16,6 +16,9 @@ NOT_OPS = {
     "constant": "argument conversion (coerce.py)", "binary": "the family's primitive factory",
     "unary": "the family's primitive factory", "same_aval": "a shape rule",
     "broadcast_shapes": "a shape computation on tuples", "set_seed": "seeds the generator",
+    "kernel": "a decorator marking hybrid-DSL functions for ops.Custom (table_custom.py)",
+    "ms_kernel": "kernel's deprecated name", "custom_info_register": "a decorator binding "
+    "registration information to an ops.Custom function",
 }
 
 # function transforms (ops.grad, ops.vmap, ...: tests/core/test_ops_transforms.py) and
