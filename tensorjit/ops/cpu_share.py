@@ -157,10 +157,10 @@ def _thread_times(tid):
 def _set_numba_threads():
     """This thread's Numba launches take the current count (once Numba's pool runs)."""
     count = _share.count
-    if count is None or sys.modules.get("numba") is None:
-        return
-    from numba.np.ufunc import parallel
-    if not getattr(parallel, "_is_initialized", False):
+    # read from sys.modules, never imported here: another thread may be importing Numba,
+    # and importing its parts mid-way is a circular import
+    parallel = sys.modules.get("numba.np.ufunc.parallel")
+    if count is None or not getattr(parallel, "_is_initialized", False):
         return            # not launched yet: a call after its first kernel sets it
     import numba
     numba.set_num_threads(min(count, numba.config.NUMBA_NUM_THREADS))

@@ -94,7 +94,11 @@ def _ms_refusals(entry, record):
     for d in entry.dtypes:
         samples = [s for s in entry.samples_for(d) if s.raises is None]
         found = result_of(record, entry, d, samples[0]) if samples else None
-        if found is not None and "error" in found:
+        if found is None:
+            # no record for these inputs (samples built with LAPACK differ in the last bits
+            # between NumPy builds): the page must read the same wherever it is generated
+            return None
+        if "error" in found:
             refused.append(d.name)
     if not refused or len(refused) == len(entry.dtypes):
         return None

@@ -28,7 +28,8 @@ for _name, _ndim in (("atleast_1d", 1), ("atleast_2d", 2), ("atleast_3d", 3)):
        **structural(lambda a, full: [case("0-d", a()), case("1-d", a(3)), case("2-d", a(2, 3)),
                                      case("3-d", a(1, 2, 2))]))
 for _name in ("hstack", "vstack", "dstack", "column_stack", "row_stack"):
-    op(_name, prims=(), ref=lambda xs, _n=_name: getattr(np, _n)(xs), dtypes=ALL,
+    # NumPy 2.4 removed row_stack, its alias of vstack
+    op(_name, prims=(), ref=lambda xs, _n=_name.replace("row_", "v"): getattr(np, _n)(xs), dtypes=ALL,
        result=_first, torch=lambda torch, xs, _n=_name: getattr(torch, _n)(xs),
        **structural(lambda a, full: [case("1-d", [a(2), a(2)]), case("2-d", [a(2, 1), a(2, 1)]),
                                      case("0-d", (a(), a()))]))
