@@ -20,7 +20,7 @@ from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, Model
                     LearningRateScheduler, Metric, Accuracy, Loss, Precision, Recall, F1, MAE,
                     MSE, TopKCategoricalAccuracy, get_metric_fn, FixedLossScaleManager,
                     DynamicLossScaleManager, LossScaleManager, build_train_network)
-from .jit import jit, make_ir, explain, mutable, JitSyntaxError
+from .jit import jit, make_ir, explain, mutable, JitSyntaxError, ms_function, jit_class, lazy_inline
 from .functional import vmap, jvp, jacfwd, jacrev, hessian
 from . import context
 from .context import set_context, get_context, set_device, GRAPH_MODE, PYNATIVE_MODE

@@ -32,6 +32,14 @@ DEFAULT_FLOAT = float32
 DEFAULT_INT = int64
 
 
+def mindspore_name(dtype):
+    """MindSpore's ``str(dtype)``: ``Float32``, ``UInt8``, ``BFloat16``, ``Bool``."""
+    name = as_dtype(dtype).name
+    if name.startswith("u"):
+        return "UInt" + name[4:]
+    return {"bool": "Bool", "bfloat16": "BFloat16"}.get(name, name[0].upper() + name[1:])
+
+
 def as_dtype(dtype):
     """Normalise anything naming a dtype (np type, string, our dtype) to an np.dtype."""
     if isinstance(dtype, np.dtype):

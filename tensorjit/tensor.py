@@ -328,9 +328,7 @@ class Tensor:
     # tensorjit.ops.tensor_methods: they bind primitives, which live above this module
 
 
-def _ms_dtype_name(dtype):
-    return {"bool": "Bool", "bfloat16": "BFloat16"}.get(
-        dtype.name, dtype.name[0].upper() + dtype.name[1:])
+_ms_dtype_name = dt.mindspore_name
 
 
 # how many Parameters wait for their initial values (nn.utils.no_init_parameters): a

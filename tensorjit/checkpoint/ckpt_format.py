@@ -30,10 +30,7 @@ from .protobuf_wire import LENGTH_DELIMITED as _LENGTH_DELIMITED, VARINT as _VAR
 __all__ = ["TYPE_NAMES", "encode_value_header", "parse", "CheckpointFormatError", "CRC_MARK"]
 
 # MindSpore's ``str(dtype)`` spellings, as stored in ``tensor_type``.
-TYPE_NAMES = {dt.bool_: "Bool", dt.int8: "Int8", dt.int16: "Int16", dt.int32: "Int32",
-              dt.int64: "Int64", dt.uint8: "UInt8", dt.uint16: "UInt16", dt.uint32: "UInt32",
-              dt.uint64: "UInt64", dt.float16: "Float16", dt.bfloat16: "BFloat16",
-              dt.float32: "Float32", dt.float64: "Float64"}
+TYPE_NAMES = {dtype: dt.mindspore_name(dtype) for dtype in dt.ALL_DTYPES}
 DTYPES = {name: dtype for dtype, name in TYPE_NAMES.items()}
 STRING_TYPE = "str"
 CRC_MARK = b"crc_num"

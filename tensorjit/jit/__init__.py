@@ -3,6 +3,7 @@ from .options import validate
 from .function import JitFunction, Lowered
 from .explain import explain, Explanation
 from .mutable import mutable
+from .decorators import ms_function, jit_class, lazy_inline
 from ..capture.ast.errors import JitSyntaxError
 from .. import context as _context
 

@@ -377,7 +377,8 @@ def _split(x, indices_or_sections, axis, even, name):
     x = _t(x, name)
     axis = norm_axis(axis, x.ndim)
     points = _split_points(x.shape[axis], indices_or_sections, even, name)
-    return [ops.slice_axis(x, axis, int(a), int(max(a, b))) for a, b in zip(points, points[1:])]
+    # a tuple, as MindSpore's mindspore.numpy returns (NumPy's own split returns a list)
+    return tuple(ops.slice_axis(x, axis, int(a), int(max(a, b))) for a, b in zip(points, points[1:]))
 
 
 def split(x, indices_or_sections, axis=0):

@@ -10,8 +10,8 @@ from ..ops.primitive import Primitive as _Primitive
 from ..ops.primitive_class import OpPrimitive as _OpPrimitive
 from ..autodiff import grad, value_and_grad, vjp
 from ..functional import vmap, jvp, jacfwd, jacrev
-from ..ops.multitype import (partial, tuple_len, make_tuple, tuple_getitem, dtype, typeof,
-                             isconstant)
+from ..ops.multitype import partial, tuple_len, make_tuple, tuple_getitem
+from ..ops.python_values import dtype, typeof, isconstant
 
 
 def _is_function(name, value):

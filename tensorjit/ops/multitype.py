@@ -145,18 +145,3 @@ def make_tuple(*elements):
 
 def tuple_getitem(data, index):
     return data[index]
-
-
-def dtype(x):
-    """``F.dtype``: a tensor's dtype."""
-    return x.dtype
-
-
-def typeof(x):
-    return type(x)
-
-
-def isconstant(x):
-    """``F.isconstant``: whether ``x`` is known at compile time (a non-tensor here)."""
-    return not isinstance(x, Tensor)
-

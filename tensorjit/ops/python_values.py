@@ -73,13 +73,58 @@ def dtype(input):
     return input.dtype
 
 
-def typeof(x):
-    """The type of ``x``: a tensor's dtype is its ``dtype``; a Python value's, its class."""
-    return type(x)
-
-
 # MindSpore's types of Python scalars: a float is float32 (``typeof(1.0)`` is Float32)
 _SCALAR_DTYPES = ((bool, dt.bool_), (int, dt.int64), (float, dt.float32))
+
+
+class MindSporeType:
+    """What ``typeof`` gives: MindSpore's type of a value, printed as MindSpore prints it
+    (``Tensor[Float32]``, ``Int64``, ``Tuple[Int64*2]``). Two are equal when they print the
+    same; a scalar's type also equals its dtype (``typeof(1) == int64``)."""
+
+    def __init__(self, text, element=None):
+        self.text, self._element = text, element
+
+    def element_type(self):
+        """A tensor type's dtype (MindSpore's ``TensorType.element_type()``)."""
+        if self._element is None:
+            raise TypeError(f"{self.text} has no element type")
+        return self._element
+
+    def __eq__(self, other):
+        if isinstance(other, MindSporeType):
+            return self.text == other.text
+        try:
+            return self.text == dt.mindspore_name(other)
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(self.text)
+
+    def __repr__(self):
+        return self.text
+
+
+def _type_text(x):
+    if isinstance(x, Tensor):
+        return f"Tensor[{dt.mindspore_name(x.dtype)}]"
+    for kind, scalar_dtype in _SCALAR_DTYPES:
+        if isinstance(x, kind):
+            return dt.mindspore_name(scalar_dtype)
+    if isinstance(x, (tuple, list)):
+        items = [_type_text(item) for item in x]
+        inner = (f"{items[0]}*{len(items)}" if len(items) > 1 and len(set(items)) == 1
+                 else ",".join(items))
+        return f"{'Tuple' if isinstance(x, tuple) else 'List'}[{inner}]"
+    return {str: "String", type(None): "None", dict: "Dictionary", slice: "Slice"}.get(
+        type(x), type(x).__name__)
+
+
+def typeof(x):
+    """``ops.typeof``: MindSpore's type of ``x`` (``Tensor[Float32]`` for a float32 tensor,
+    ``Int64`` for a Python int, ``Tuple[Int64*2]``, ``List[Float32]``, ``String``)."""
+    return MindSporeType(_type_text(x), x.dtype if isinstance(x, Tensor) else None)
 
 
 def hastype(x, type_):
