@@ -290,8 +290,9 @@ def test_every_case_without_mindspore_is_accounted_for():
     assert not NO_CPU_KERNEL & set(MINDSPORE)
 
 
-@pytest.mark.parametrize("mode", ["ast", "bytecode", "trace"])
-def test_compiled_steps_update_the_parameters_as_eagerly(mode):
+@pytest.mark.parametrize("mode, level", [("ast", "O0"), ("bytecode", "O0"), ("trace", "O0"),
+                                         ("trace", "O1")])
+def test_compiled_steps_update_the_parameters_as_eagerly(mode, level):
     """Every case's two steps in one jitted function per capture mode: the Parameters it
     closes over must end as after two eager steps, the outputs of each call equal."""
     eager = [_start(c[3]) for c in CASES]
@@ -314,7 +315,7 @@ def test_compiled_steps_update_the_parameters_as_eagerly(mode):
             outs.append(_outputs(op(*args)))
         return outs
 
-    jitted = ms.jit(step_all, capture_mode=mode, fullgraph=True)
+    jitted = ms.jit(step_all, capture_mode=mode, jit_level=level, fullgraph=True)
     flat = [t for ts in tensors for t in ts]
     for _ in range(2):
         got = jitted(*flat)
