@@ -13,6 +13,7 @@ class OpPrimitive:
     ``name``, the attributes in ``attrs`` and as instance attributes, ``add_prim_attr``)."""
     _attributes = {}          # attribute name -> default, in constructor order
     _compute = None           # function(*inputs, **attributes)
+    _validate = None          # function(class name, attrs): raises on a wrong attribute
 
     def __init__(self, *args, **kwargs):
         signature = type(self).__signature__
@@ -22,6 +23,8 @@ class OpPrimitive:
             raise TypeError(f"{type(self).__name__}: {exc}") from None
         bound.apply_defaults()
         self.attrs = dict(bound.arguments)
+        if type(self)._validate is not None:      # MindSpore checks attributes when made
+            type(self)._validate(type(self).__name__, self.attrs)
         for key, value in self.attrs.items():
             object.__setattr__(self, key, value)
         self.instance_name = ""
@@ -81,6 +84,8 @@ def operator_class(name, compute, attributes=None, doc=None):
     namespace = {
         "_attributes": attributes,
         "_compute": staticmethod(compute),
+        "_validate": staticmethod(compute.validate_attributes)
+        if hasattr(compute, "validate_attributes") else None,
         "__signature__": init_signature,
         "__doc__": doc or _describe(name, compute, attributes),
         "__module__": "tensorjit.ops.operations",

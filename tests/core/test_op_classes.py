@@ -18,6 +18,7 @@ from tensorjit.ops import operations
 from mindspore_ref.op_class_cases import cases, nn_cases
 
 from .test_array_classes import CHECKED_WITHOUT_MINDSPORE
+from .test_optimizer_updates import CLASSES as OPTIMIZER_UPDATE_CLASSES
 
 HERE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "mindspore_ref")
 RECORDED = np.load(os.path.join(HERE, "op_classes.npz"))
@@ -185,6 +186,7 @@ def test_every_class_comes_from_the_table():
     python_values = {"DType", "ScalarCast", "TupleToArray", "ScalarToArray", "Eps",
                      "Partial"}                       # tests/core/test_python_value_ops.py
     covered |= python_values
+    covered |= OPTIMIZER_UPDATE_CLASSES     # tests/core/test_optimizer_updates.py (Parameters)
     missing = generated - covered - random_or_effects - loops - CHECKED_WITHOUT_MINDSPORE
     assert not missing, f"operator classes without a MindSpore case: {sorted(missing)}"
 
