@@ -297,7 +297,8 @@ def log_space(start, end, steps, base, dtype, op):
     dtype = dt.as_dtype(dtype)
     if dtype not in (dt.float16, dt.float32, dt.float64):
         raise TypeError(f"{op}: dtype must be float16, float32 or float64, got {dtype}")
-    a, b = E.cast(start, dt.float64), E.cast(end, dt.float64)
+    # a creation op: no gradient flows to start / end
+    a, b = (E.stop_gradient(E.cast(t, dt.float64)) for t in (start, end))
     fraction = arange(steps, dtype=dt.float64)
     if steps > 1:
         fraction = E.div(fraction, float(steps - 1))
