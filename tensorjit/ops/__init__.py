@@ -166,6 +166,9 @@ from .norms import matrix_norm, cdist, pdist, dist, renorm, cov
 from .custom import Custom            # user-defined operators: pyfunc, hybrid (ops.kernel), aot
 from .custom_registration import CustomRegOp, DataType, custom_info_register
 from .hybrid import kernel, ms_kernel
+from .math_extra import *  # noqa: F401,F403  (addcmul, population_count, range, logspace, ...)
+from .special_extra import zeta, mvlgamma
+from .gamma_sampling import random_gamma, gamma, random_poisson, poisson
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations

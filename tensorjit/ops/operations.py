@@ -42,6 +42,7 @@ from . import sampling_classes as SAMP
 from . import windows as W
 from .linalg_classes import ROWS as LINALG_ROWS
 from .optimizer_classes import ROWS as OPTIMIZER_ROWS
+from .extra_classes import ROWS as MATH_EXTRA_ROWS
 
 
 PLAIN = ("abs neg sign exp log log1p expm1 sqrt rsqrt sin cos tan tanh atan sigmoid relu erf "
@@ -224,6 +225,7 @@ WITH_ATTRIBUTES = [
 ]
 WITH_ATTRIBUTES += LINALG_ROWS      # linalg_classes.py: Cholesky, Svd, MatrixDiagV3, Einsum, ...
 WITH_ATTRIBUTES += OPTIMIZER_ROWS   # optimizer_classes.py: ApplyMomentum, Adam, SparseApplyFtrl, ...
+WITH_ATTRIBUTES += MATH_EXTRA_ROWS  # extra_classes.py: Addcmul, DivNoNan, Zeta, RandomGamma, ...
 
 # scatter / gather, segments, searching, cumulative ops, rearrangement (ops/array_classes.py)
 _LOCKING = dict(use_locking=False)

@@ -19,6 +19,7 @@ from mindspore_ref.op_class_cases import cases, nn_cases
 
 from .test_array_classes import CHECKED_WITHOUT_MINDSPORE
 from .test_optimizer_updates import CLASSES as OPTIMIZER_UPDATE_CLASSES
+from .test_math_extra_classes import CHECKED_HERE as MATH_EXTRA_CHECKED
 
 HERE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "mindspore_ref")
 RECORDED = np.load(os.path.join(HERE, "op_classes.npz"))
@@ -80,7 +81,8 @@ VALUE_DEPENDENT_SHAPES = {"Range", "LinSpace", "Expand", "MaskedSelect", "Unique
                           "InvertPermutation", "SegmentSum", "SegmentMax", "SegmentMin",
                           "SegmentProd", "SegmentMean", "CumulativeLogsumexp",
                           "BartlettWindow", "BlackmanWindow", "HammingWindow",
-                          "MatrixDiagV3", "MatrixDiagPartV3", "MatrixSetDiagV3"}
+                          "MatrixDiagV3", "MatrixDiagPartV3", "MatrixSetDiagV3",
+                          "ListDiff", "RaggedRange", "FillV2", "Histogram"}
 
 
 def _plan():
@@ -187,6 +189,7 @@ def test_every_class_comes_from_the_table():
                      "Partial"}                       # tests/core/test_python_value_ops.py
     covered |= python_values
     covered |= OPTIMIZER_UPDATE_CLASSES     # tests/core/test_optimizer_updates.py (Parameters)
+    covered |= MATH_EXTRA_CHECKED                     # tests/core/test_math_extra_classes.py
     missing = generated - covered - random_or_effects - loops - CHECKED_WITHOUT_MINDSPORE
     assert not missing, f"operator classes without a MindSpore case: {sorted(missing)}"
 

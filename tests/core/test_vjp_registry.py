@@ -251,6 +251,12 @@ SAMPLES = {
     "igamma": [C(pos(3, 4), pos(3, 4), nondiff=(0,))],
     "igammac": [C(pos(3, 4), pos(3, 4), nondiff=(0,))],
     "nextafter": [C(rn(3, 4), rn(3, 4))],
+    "zeta": [C(pos(3, 4, lo=1.5, hi=3.0), pos(3, 4), nondiff=(0,))],
+    "betainc": [C(pos(3, 4), pos(3, 4), pos(3, 4, lo=0.1, hi=0.9), nondiff=(0, 1))],
+    "check_values": [C(lambda rng: rng.random((2, 3)) > 2, params=dict(message="bad",
+                                                                       error="ValueError"))],
+    "random_gamma": [C(pos(3), params=dict(shape=(2,), dtype=ms.float64), seed=3)],
+    "random_poisson": [C(pos(3), params=dict(shape=(2,), dtype=ms.float64), seed=3)],
     "truncate_div": [C(rn(3, 4), away(3, 4))],
     # binary arithmetic (with broadcasting, so the VJPs must un-broadcast)
     "add": [C(rn(3, 1, 4), rn(2, 4)), C(rn(3, 4), rn())],
@@ -436,6 +442,7 @@ NON_DIFFERENTIABLE = {
     "assign", "print", "guard",
     "barrier", "all_reduce_start", "all_reduce_wait",
     "trunc", "gcd", "lcm", "left_shift", "right_shift", "nextafter", "truncate_div",
+    "check_values", "random_gamma", "random_poisson",
 }
 
 HOW_TO_ADD = (

@@ -117,8 +117,15 @@ def test_vmap_equals_stacked_examples(item, pattern):
 
 def _check_random(prim, arrays, in_axes, params):
     """dropout: each example draws its own mask (MindSpore's Dropout rule); the kept
-    elements are scaled by 1/(1-p), the others are zero."""
+    elements are scaled by 1/(1-p), the others are zero. Gamma / Poisson draws: each
+    example draws its own numbers, batch axis first after the prefix shape."""
     x = np.abs(arrays[0]) + 1.0
+    if prim.name != "dropout":
+        out = _vmapped(prim, params, in_axes)(ms.Tensor(x)).asnumpy()
+        examples = np.moveaxis(x, in_axes[0], 0)
+        assert out.shape == (examples.shape[0],) + tuple(params["shape"]) + examples.shape[1:]
+        assert any(not np.array_equal(out[0], o) for o in out[1:])
+        return
     y, keep = _vmapped(prim, params, in_axes)(ms.Tensor(x))
     y, keep = y.asnumpy(), keep.asnumpy()
     x = np.moveaxis(x, in_axes[0], 0)                # (the outputs have the batch first)

@@ -187,7 +187,7 @@ def cases():
     ]
     return (unary + binary + bools + structured + _special_math_cases(rng, f, pos)
             + _shrink_and_margin_cases(f) + _array_cases(f) + _window_cases()
-            + _linalg_cases(f))
+            + _linalg_cases(f) + _math_extra_cases(rng, f, pos))
 
 
 def _special_math_cases(rng, f, pos):
@@ -355,6 +355,55 @@ def _linalg_cases(f):
                                              [f(2, 3, 4)]),
             ("Renorm", {"p": 2, "dim": 0, "maxnorm": 1.0}, [f(3, 4)]),
             ("Inv", {}, [f(2, 3)])]
+
+
+def _math_extra_cases(rng, f, pos):
+    """The classes of ops/extra_classes.py that MindSpore 2.10 runs on CPU (the others and
+    the random ones: tests/core/test_math_extra_classes.py)."""
+    i16 = np.array([0, 1, -3, 127], np.int16)
+    out = [("Addcdiv", {}, [f(2, 3), f(2, 3), pos(2, 3), np.array([2.0], np.float32)]),
+           ("Addcmul", {}, [f(2, 3), f(3), f(2, 1), np.array([0.5], np.float32)]),
+           ("DivNoNan", {}, [f(2, 3), np.array([[1.5, 0.0, -2.0]], np.float32)]),
+           ("MulNoNan", {}, [np.array([np.inf, np.nan, 2.0], np.float32),
+                             np.array([0.0, 0.0, 3.0], np.float32)]),
+           ("Rint", {}, [np.array([-1.5, -0.5, 0.5, 2.5, -2.7], np.float32)]),
+           ("Invert", {}, [i16]), ("PopulationCount", {}, [i16]),
+           ("SquareSumAll", {}, [f(2, 3), f(2, 3)]),
+           ("IdentityN", {}, [_tensors(f(2), np.array([1, 2], np.int32))]),
+           ("LogSpace", {"steps": 4}, [np.array(0.0, np.float32), np.array(2.0, np.float32)]),
+           ("LogSpace", {"steps": 3, "base": 2, "dtype": _dtype("float64")},
+            [np.array(-1.0, np.float32), np.array(1.0, np.float32)]),
+           ("Zeta", {}, [pos(2, 3) + 1.0, pos(2, 3)]),
+           ("Mvlgamma", {"p": 2}, [pos(2, 3) + 1.0]),
+           ("Betainc", {}, [pos(2, 3), pos(2, 3), rng.uniform(0.1, 0.9, (2, 3)).astype(
+               np.float32)]),
+           ("CheckNumerics", {}, [f(2, 3)]),
+           ("Histogram", {"bins": 4, "min": 0.0, "max": 3.0},
+            [np.array([1.0, 2.0, 1.0, 0.0, 5.0, -1.0, 2.5], np.float32)]),
+           ("Histogram", {"bins": 3}, [np.array([1, 2, 2, 7], np.int32)]),
+           ("FillV2", {}, [np.array([2, 3], np.int32), np.array(1.5, np.float32)]),
+           ("FillDiagonal", {"fill_value": 5.0}, [f(3, 3)]),
+           ("FillDiagonal", {"fill_value": 5.0, "wrap": True}, [f(7, 3)]),
+           ("FillDiagonal", {"fill_value": 2.5}, [np.zeros((2, 4), np.int32)]),
+           ("CompareAndBitpack", {}, [f(2, 16), np.array(0.0, np.float32)]),
+           ("ListDiff", {}, [np.array([1, 2, 3, 4, 2, 6], np.int32),
+                             np.array([1, 3, 5], np.int32)]),
+           ("ListDiff", {"out_idx": _dtype("int64")}, [np.array([1.0, 2.0, 3.0], np.float32),
+                                                       np.array([2.0], np.float32)]),
+           ("RaggedRange", {"Tsplits": _dtype("int32")},
+            [np.array([2, 5, 8], np.int32), np.array([3, 5, 12], np.int32),
+             np.array([1, 1, 1], np.int32)]),
+           ("RaggedRange", {"Tsplits": _dtype("int64")},
+            [np.array([0.0, 5.0], np.float32), np.array([2.0, 1.0], np.float32),
+             np.array([0.5, -1.5], np.float32)]),
+           ("DataFormatDimMap", {}, [np.array([0, 1, 2, 3, -1, -4], np.int32)]),
+           ("DataFormatDimMap", {"src_format": "NCHW", "dst_format": "NHWC"},
+            [np.array([0, 1, 2, 3], np.int64)]),
+           ("DataFormatVecPermute", {}, [np.array([1, 2, 3, 4], np.int32)]),
+           ("DataFormatVecPermute", {"src_format": "NCHW", "dst_format": "NHWC"},
+            [np.arange(8).reshape(4, 2).astype(np.int64)]),
+           ("ConjugateTranspose", {}, [f(2, 3, 4), (2, 0, 1)])]
+    return out
 
 
 def nn_cases():
