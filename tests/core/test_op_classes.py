@@ -79,7 +79,8 @@ VALUE_DEPENDENT_SHAPES = {"Range", "LinSpace", "Expand", "MaskedSelect", "Unique
                           "InvertPermutation", "SegmentSum", "SegmentMax", "SegmentMin",
                           "SegmentProd", "SegmentMean", "CumulativeLogsumexp",
                           "BartlettWindow", "BlackmanWindow", "HammingWindow",
-                          "MatrixDiagV3", "MatrixDiagPartV3", "MatrixSetDiagV3"}
+                          "MatrixDiagV3", "MatrixDiagPartV3", "MatrixSetDiagV3",
+                          "SparseSlice", "Coalesce"}
 
 
 def _plan():

@@ -157,8 +157,9 @@ def sparse_tensor_dense_add(x1_indices, x1_values, x1_shape, x2):
         raise TypeError(f"The primitive[{op}]'s input arguments[indices, shape] must be all "
                         f"tensor and those type must be same. But got input argument[shape]: "
                         f"{x1_shape!r}")
-    shape = _static_shape(x1_shape, op)
     expect(x2, Tensor, f"For '{op}', 'x2' must be a Tensor.")
+    # the shape's values are only checked: a graph knows them when it runs (x2's shape)
+    shape = tuple(x2.shape) if x1_shape._var is not None else _static_shape(x1_shape, op)
     if tuple(x2.shape) != shape or x1_indices.shape[1] != len(shape):
         raise ValueError(f"For '{op}', 'x2' {tuple(x2.shape)} and the indices must match "
                          f"'x1_shape' {shape}.")
