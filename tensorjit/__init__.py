@@ -32,6 +32,7 @@ from .ops import functional, composite
 from .nn import ParameterTuple
 from .ops.random import get_seed
 from .ops.compat import is_tensor
+from .ops.sparse import COOTensor, CSRTensor, RowTensor, RowTensorInner, SparseTensor
 from . import profiler
 from .deploy import export, load       # (mindspore.export / mindspore.load)
 from .profiler import Profiler

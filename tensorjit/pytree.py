@@ -1,5 +1,9 @@
 """Nested Python containers of tensors: flatten to (tensor leaves, hashable structure)
-and rebuild. The structure holds every non-tensor value, so it can be a cache key."""
+and rebuild. The structure holds every non-tensor value, so it can be a cache key.
+
+A class is a node of its own (sparse tensors) when it defines ``_tj_flatten(self) ->
+(tensors, aux)`` and the classmethod ``_tj_unflatten(aux, tensors)``; ``aux`` (a shape)
+must be hashable, as it is part of the structure."""
 import weakref
 
 import numpy as np
@@ -84,6 +88,9 @@ def flatten(value, leaves):
         return ("dict", keys, tuple(flatten(value[k], leaves) for k in keys))
     if isinstance(value, tuple) and hasattr(value, "_fields"):      # namedtuple
         return ("namedtuple", kind, tuple(flatten(v, leaves) for v in value))
+    if hasattr(kind, "_tj_flatten"):     # a registered node (sparse tensors): its tensors
+        children, aux = value._tj_flatten()
+        return ("node", (kind, aux), tuple(flatten(v, leaves) for v in children))
     return ("static", static_key(value))
 
 
@@ -104,6 +111,9 @@ def _build(structure, it):
         return {k: _build(s, it) for k, s in zip(structure[1], structure[2])}
     if tag == "namedtuple":
         return structure[1](*(_build(s, it) for s in structure[2]))
+    if tag == "node":
+        kind, aux = structure[1]
+        return kind._tj_unflatten(aux, tuple(_build(s, it) for s in structure[2]))
     value = structure[1]
     return value.value if isinstance(value, Identity) else value
 
@@ -124,7 +134,7 @@ def count_tensors(structure):
     tag = structure[0]
     if tag in ("tuple", "list"):
         return sum(count_tensors(s) for s in structure[1])
-    if tag in ("dict", "namedtuple"):
+    if tag in ("dict", "namedtuple", "node"):
         return sum(count_tensors(s) for s in structure[2])
     return 0
 
@@ -141,4 +151,6 @@ def describe(structure):
         return "{" + ", ".join(f"{k!r}: {describe(s)}" for k, s in zip(structure[1], structure[2])) + "}"
     if tag == "namedtuple":
         return structure[1].__name__ + "(...)"
+    if tag == "node":
+        return structure[1][0].__name__ + "(...)"
     return repr(structure[1])

@@ -33,19 +33,27 @@ def tensor_leaves(value, out=None):
     elif isinstance(value, dict):
         for v in value.values():
             tensor_leaves(v, out)
+    elif hasattr(type(value), "_tj_flatten"):        # a sparse tensor: its values
+        out.append(value._tj_flatten()[0][-1])
     return out
 
 
-def map_tensors(value, fn):
+def map_tensors(value, fn, sparse_as_values=False):
     """``value`` rebuilt with ``fn(tensor)`` in place of each tensor (containers keep their
-    type; other leaves stay)."""
+    type; other leaves stay). A sparse tensor's values alone are mapped (its indices do not
+    differentiate); with ``sparse_as_values`` the result is ``fn(values)`` itself, the
+    gradient MindSpore gives for a sparse argument."""
     if isinstance(value, Tensor):
         return fn(value)
+    if hasattr(type(value), "_tj_flatten"):
+        parts, aux = value._tj_flatten()
+        new = fn(parts[-1])
+        return new if sparse_as_values else type(value)._tj_unflatten(aux, parts[:-1] + (new,))
     if isinstance(value, (tuple, list)):
-        items = [map_tensors(v, fn) for v in value]
+        items = [map_tensors(v, fn, sparse_as_values) for v in value]
         return type(value)(items) if type(value) in (tuple, list) else type(value)(*items)
     if isinstance(value, dict):
-        return type(value)((k, map_tensors(v, fn)) for k, v in value.items())
+        return type(value)((k, map_tensors(v, fn, sparse_as_values)) for k, v in value.items())
     return value
 
 
@@ -180,7 +188,8 @@ def differentiate(fn, args, kwargs, positions, weights, name, *, has_aux=False, 
         return ops.cast(g, like.dtype) if g.dtype != like.dtype else g
 
     nodes = iter(arg_nodes)
-    arg_grads = [map_tensors(args[p], lambda t: gradient(next(nodes), t)) for p in positions]
+    arg_grads = [map_tensors(args[p], lambda t: gradient(next(nodes), t), sparse_as_values=True)
+                 for p in positions]
     weight_grads = [gradient(n, w) for n, w in zip(weight_nodes, weights or ())]
     return output, arg_grads, weight_grads
 

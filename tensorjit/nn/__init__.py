@@ -31,6 +31,7 @@ from .layers.padding import (Pad, ConstantPad1d, ConstantPad2d, ConstantPad3d, R
                              ReplicationPad2d, ReplicationPad3d, ZeroPad2d)
 from .layers.resize import Upsample, PixelShuffle, PixelUnshuffle, ChannelShuffle
 from .layers.linear import Linear
+from .layers.sparse import SparseToDense, SparseTensorDenseMatmul
 from .layers.conv_transpose import Conv1dTranspose, Conv3dTranspose
 from .layers.normalization_extra import BatchNorm3d, SyncBatchNorm, LRN
 from .layers.combined import BiDense, Conv2dBnAct, DenseBnAct, TimeDistributed
@@ -114,6 +115,7 @@ __all__ = [
     "MatrixDiagPart", "MatrixSetDiag", "ClipByNorm", "ReduceLogSumExp", "LGamma", "DiGamma",
     "IGamma", "LBeta", "MatInverse", "MatDet", "CosineSimilarity",
     "Linear",   # layers/linear.py (also mint.nn.Linear)
+    "SparseToDense", "SparseTensorDenseMatmul",   # layers/sparse.py
     # optimizers beyond SGD / Momentum / Adam (optim/adagrad_family.py, adam_family.py, ...)
     "Adagrad", "Adadelta", "ProximalAdagrad", "FTRL", "RMSProp", "AdaMax", "LazyAdam",
     "AdamOffload", "Lamb", "AdaFactor", "ASGD", "Rprop", "LARS",

@@ -163,6 +163,18 @@ from .decompositions import (cholesky, cholesky_inverse, cholesky_solve, matrix_
                              matrix_power, lu_solve, lu_unpack)
 from .householder import geqrf, orgqr, ormqr, qr
 from .norms import matrix_norm, cdist, pdist, dist, renorm, cov
+# sparse tensors and MindSpore's functions on them (coo_*, csr_*, coalesce, ...)
+from .sparse import ELEMENTWISE as _SPARSE_ELEMENTWISE
+from .sparse import (coo2csr, csr2coo, csr_to_coo, csr_to_dense, dense_to_sparse_coo,
+                     dense_to_sparse_csr, coalesce, make_coo_tensor, make_csr_tensor,
+                     make_sparse_tensor, make_row_tensor, make_row_tensor_inner,
+                     coo_tensor_get_indices, coo_tensor_get_values, coo_tensor_get_dense_shape,
+                     csr_tensor_get_indptr, csr_tensor_get_indices, csr_tensor_get_values,
+                     csr_tensor_get_dense_shape, row_tensor_get_indices, row_tensor_get_values,
+                     row_tensor_get_dense_shape, csr_mul, csr_div, csr_mv, csr_mm,
+                     csr_reduce_sum, csr_gather, csr_softmax, csr_add, coo_add, coo_concat,
+                     row_tensor_add, sparse_segment_mean)
+globals().update(_SPARSE_ELEMENTWISE)
 from .custom import Custom            # user-defined operators: pyfunc, hybrid (ops.kernel), aot
 from .custom_registration import CustomRegOp, DataType, custom_info_register
 from .hybrid import kernel, ms_kernel

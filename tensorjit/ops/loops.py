@@ -31,7 +31,7 @@ def _has_numbers(structure):
     tag = structure[0]
     if tag in ("tuple", "list"):
         return any(_has_numbers(s) for s in structure[1])
-    if tag in ("dict", "namedtuple"):
+    if tag in ("dict", "namedtuple", "node"):
         return any(_has_numbers(s) for s in structure[2])
     return coerce.is_scalar(structure[1])
 

@@ -16,6 +16,7 @@ import functools
 import numpy as np
 
 from ..tensor import Tensor
+from .sparse import tensors as _sparse
 
 
 def _is_function(v):
@@ -39,9 +40,10 @@ TYPE_NAMES = {
     "Ellipsis": lambda v: v is Ellipsis,
     "Function": _is_function,
     "TypeType": lambda v: isinstance(v, (type, np.dtype)),
-    # sparse tensors do not exist here: registrations for them never match
-    "RowTensor": lambda v: False, "COOTensor": lambda v: False,
-    "CSRTensor": lambda v: False, "MapTensor": lambda v: False,
+    "RowTensor": lambda v: isinstance(v, _sparse.RowTensorInner),
+    "COOTensor": lambda v: isinstance(v, _sparse.COOTensor),
+    "CSRTensor": lambda v: isinstance(v, _sparse.CSRTensor),
+    "MapTensor": lambda v: False,       # no MapTensor here: its registrations never match
 }
 
 

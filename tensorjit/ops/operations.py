@@ -43,6 +43,7 @@ from . import windows as W
 from .linalg_classes import ROWS as LINALG_ROWS
 from .optimizer_classes import ROWS as OPTIMIZER_ROWS
 from .extra_classes import ROWS as MATH_EXTRA_ROWS
+from . import sparse as SP
 
 
 PLAIN = ("abs neg sign exp log log1p expm1 sqrt rsqrt sin cos tan tanh atan sigmoid relu erf "
@@ -354,6 +355,16 @@ WITH_ATTRIBUTES += [
     ("ScalarToArray", SAMP.compute_scalar_to_array, {}),
     ("Eps", SAMP.compute_eps, {}),
     ("Partial", SAMP.compute_partial, {}),
+]
+
+# sparse tensors as (indices, values, shape) triples (ops/sparse/)
+WITH_ATTRIBUTES += [
+    ("SparseToDense", SP.sparse_to_dense, {}),
+    ("SparseTensorDenseAdd", SP.sparse_tensor_dense_add, {}),
+    ("SparseTensorDenseMatmul", SP.sparse_tensor_dense_matmul,
+     dict(adjoint_st=False, adjoint_dt=False)),
+    ("SparseSlice", SP.sparse_slice, {}),
+    ("Coalesce", SP.coalesce, {}),
 ]
 
 

@@ -83,6 +83,7 @@ VALUE_DEPENDENT_SHAPES = {"Range", "LinSpace", "Expand", "MaskedSelect", "Unique
                           "BartlettWindow", "BlackmanWindow", "HammingWindow",
                           "MatrixDiagV3", "MatrixDiagPartV3", "MatrixSetDiagV3",
                           "ListDiff", "RaggedRange", "FillV2", "Histogram"}
+                          "SparseSlice", "Coalesce"}
 
 
 def _plan():

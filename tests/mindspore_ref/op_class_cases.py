@@ -187,7 +187,22 @@ def cases():
     ]
     return (unary + binary + bools + structured + _special_math_cases(rng, f, pos)
             + _shrink_and_margin_cases(f) + _array_cases(f) + _window_cases()
-            + _linalg_cases(f) + _math_extra_cases(rng, f, pos))
+            + _linalg_cases(f) + _math_extra_cases(rng, f, pos) + _sparse_cases(f))
+
+
+def _sparse_cases(f):
+    """Sparse tensors as (indices, values, shape): ops/sparse/ (int64 indices, as the
+    kernels of SparseSlice and Coalesce require)."""
+    index = np.array([[0, 1], [1, 2], [2, 0], [0, 1]], np.int64)
+    shape = np.array([3, 4], np.int64)
+    return [("SparseToDense", {}, [index[:3], f(3), (3, 4)]),
+            ("SparseTensorDenseAdd", {}, [index, f(4), shape, f(3, 4)]),
+            ("SparseTensorDenseMatmul", {}, [index, f(4), (3, 4), f(4, 2)]),
+            ("SparseTensorDenseMatmul", {"adjoint_st": True, "adjoint_dt": True},
+             [index, f(4), (3, 4), f(2, 3)]),
+            ("SparseSlice", {}, [index, f(4), shape, np.array([0, 1], np.int64),
+                                 np.array([2, 3], np.int64)]),
+            ("Coalesce", {}, [np.ascontiguousarray(index.T), f(4), shape])]
 
 
 def _special_math_cases(rng, f, pos):

@@ -28,6 +28,14 @@ TRANSFORMS = ("grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "vmap"
               "derivative", "partial")
 NOT_OPS.update({name: "a function transform" for name in TRANSFORMS})
 NOT_OPS.update({name: "a helper on Python values" for name in PYTHON_VALUE_HELPERS})
+# they build a sparse tensor from its parts or return a part: nothing is computed, and a
+# sparse result is no array to compare (tests/core/test_sparse.py checks them)
+NOT_OPS.update({name: "builds or takes apart a sparse tensor" for name in (
+    "make_coo_tensor make_csr_tensor make_sparse_tensor make_row_tensor make_row_tensor_inner "
+    "coo_tensor_get_indices coo_tensor_get_values coo_tensor_get_dense_shape "
+    "csr_tensor_get_indptr csr_tensor_get_indices csr_tensor_get_values "
+    "csr_tensor_get_dense_shape row_tensor_get_indices row_tensor_get_values "
+    "row_tensor_get_dense_shape").split()})
 
 HOW_TO_ADD = ("add an entry for each: op(name, ref=<NumPy formula>, dtypes=..., "
               "samples=<a generator from tests/opinfo/samples.py>) in the family's "

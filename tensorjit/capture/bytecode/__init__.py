@@ -7,7 +7,7 @@ from ... import pytree
 from ...ir.graph import Graph
 from .driver import Driver, GraphBreakError, top_level_unsupported, python_function
 from .program import Return, Action, Branch, Interpret
-from .values import TSlot, TConst, TSeq, TDict
+from .values import TSlot, TConst, TSeq, TDict, TNode
 from .versions import check_version
 from ..request import Captured, CaptureInfo, NOT_RUN
 from ..breaks import GraphBreak, UNSUPPORTED_SYNTAX
@@ -136,6 +136,8 @@ def _single_graph(program):
             return (t.kind.__name__, tuple(structure(i) for i in t.items))
         if isinstance(t, TDict):
             return ("dict", tuple(k for k, _ in t.items), tuple(structure(v) for _, v in t.items))
+        if isinstance(t, TNode):
+            return ("node", (t.kind, t.aux), tuple(structure(i) for i in t.items))
         raise LookupError
     try:
         out_struct = structure(term.template)

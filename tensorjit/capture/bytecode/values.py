@@ -91,6 +91,15 @@ class TDict:
         self.items = items
 
 
+class TNode:
+    """A pytree node holding run-time values (a sparse tensor: ``pytree._tj_flatten``),
+    rebuilt from its parts on every call."""
+    __slots__ = ("kind", "aux", "items")
+
+    def __init__(self, kind, aux, items):
+        self.kind, self.aux, self.items = kind, aux, items
+
+
 class TIter:
     __slots__ = ("items", "index")
 
@@ -128,6 +137,8 @@ def contains_runtime_values(value, depth=0):
         return any(contains_runtime_values(v, depth + 1) for v in value)
     if isinstance(value, dict):
         return any(contains_runtime_values(v, depth + 1) for v in value.values())
+    if hasattr(type(value), "_tj_flatten"):
+        return any(contains_runtime_values(v, depth + 1) for v in value._tj_flatten()[0])
     return False
 
 
@@ -153,6 +164,10 @@ def freeze(value, export, owned, memo, weak_ids=frozenset()):
     elif isinstance(value, dict) and (id(value) in owned or contains_runtime_values(value)):
         result = TDict([(k, freeze(v, export, owned, memo, weak_ids))
                         for k, v in value.items()])
+    elif hasattr(type(value), "_tj_flatten") and contains_runtime_values(value):
+        parts, aux = value._tj_flatten()
+        result = TNode(type(value), aux, [freeze(v, export, owned, memo, weak_ids)
+                                          for v in parts])
     elif isinstance(value, types.CellType) and id(value) in owned:
         try:
             contents, empty = freeze(value.cell_contents, export, owned, memo, weak_ids), False
@@ -199,6 +214,9 @@ def thaw(template, resolve, owned, memo):
         for k, t in template.items:
             result[k] = thaw(t, resolve, owned, memo)
         owned.add(id(result))
+    elif kind is TNode:
+        result = template.kind._tj_unflatten(
+            template.aux, tuple(thaw(t, resolve, owned, memo) for t in template.items))
     elif kind is TIter:
         result = SeqIter([thaw(t, resolve, owned, memo) for t in template.items], template.index)
     elif kind is TCell:
