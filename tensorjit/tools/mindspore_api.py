@@ -104,6 +104,26 @@ def summary(record):
             f"and nn ({'; '.join(parts)})")
 
 
+def missing(record, ns):
+    """The counted names of a namespace tensorjit does not claim."""
+    return sorted(set(counted(record["mindspore"][ns])) - set(record["claimed"][ns]))
+
+
+def gap_report(record):
+    """The names not offered, grouped by the reason mindspore_gaps.py gives."""
+    from .mindspore_gaps import reasons
+    lines = []
+    for ns in NAMESPACES:
+        why = reasons(ns)
+        groups = {}
+        for name in missing(record, ns):
+            groups.setdefault(why.get(name, "NO REASON GIVEN (add it to mindspore_gaps.py)"),
+                              []).append(name)
+        for reason, names in groups.items():
+            lines.append(f"{ns}, {len(names)} names: {reason}\n    {' '.join(names)}")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mindspore-python",
@@ -112,7 +132,13 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true",
                         help="only report: recompute the claims against the stored lists")
     parser.add_argument("--output", default=DATA)
+    parser.add_argument("--gaps", action="store_true",
+                        help="list the names tensorjit does not offer, by reason")
     args = parser.parse_args(argv)
+    if args.gaps:
+        with open(args.output, encoding="utf-8") as f:
+            print(gap_report(json.load(f)))
+        return 0
     if args.check or not args.mindspore_python:
         if not args.check:
             print("no MindSpore interpreter given (--mindspore-python or "
