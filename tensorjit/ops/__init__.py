@@ -166,6 +166,9 @@ from .norms import matrix_norm, cdist, pdist, dist, renorm, cov
 from .custom import Custom            # user-defined operators: pyfunc, hybrid (ops.kernel), aot
 from .custom_registration import CustomRegOp, DataType, custom_info_register
 from .hybrid import kernel, ms_kernel
+from .nn_functions import *  # noqa: F401,F403  (rms_norm, lrn, swiglu, clip_by_norm, ...)
+from .patches import fold, col2im
+from .conv_transposed import conv3d_transpose
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations
