@@ -169,6 +169,7 @@ from .hybrid import kernel, ms_kernel
 from .nn_functions import *  # noqa: F401,F403  (rms_norm, lrn, swiglu, clip_by_norm, ...)
 from .patches import fold, col2im
 from .conv_transposed import conv3d_transpose
+from .ctc_classes import ctc_greedy_decoder
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations

@@ -9,6 +9,7 @@ from . import class_computes as X
 from . import nn_class_computes as NC
 from . import conv_transposed as CT
 from . import patches as P
+from . import ctc_classes as CC
 
 __all__ = ["ROWS"]
 
@@ -42,4 +43,10 @@ ROWS = [
     ("Col2Im", P.compute_col2im, dict(kernel_size=None, dilation=1, padding=0, stride=1)),
     ("ExtractImagePatches", P.compute_extract_image_patches,
      dict(ksizes=None, strides=None, rates=None, padding="VALID")),
+    ("CTCLossV2", CC.compute_ctc_loss_v2,
+     dict(blank=0, reduction="none", zero_infinity=False)),
+    ("CTCLoss", CC.compute_ctc_loss, dict(preprocess_collapse_repeated=False,
+                                          ctc_merge_repeated=True,
+                                          ignore_longer_outputs_than_inputs=False)),
+    ("CTCGreedyDecoder", CC.compute_ctc_greedy_decoder, dict(merge_repeated=True)),
 ]
