@@ -10,6 +10,7 @@ from . import nn_class_computes as NC
 from . import conv_transposed as CT
 from . import patches as P
 from . import ctc_classes as CC
+from . import fractional_classes as FC
 
 __all__ = ["ROWS"]
 
@@ -49,4 +50,14 @@ ROWS = [
                                           ctc_merge_repeated=True,
                                           ignore_longer_outputs_than_inputs=False)),
     ("CTCGreedyDecoder", CC.compute_ctc_greedy_decoder, dict(merge_repeated=True)),
+    ("FractionalMaxPoolWithFixedKsize", FC.compute_fixed_ksize_pool(2),
+     dict(ksize=None, output_shape=None, data_format="NCHW")),
+    ("FractionalMaxPool3DWithFixedKsize", FC.compute_fixed_ksize_pool(3),
+     dict(ksize=None, output_shape=None, data_format="NCDHW")),
+    ("FractionalMaxPool", FC.compute_fractional_pool("max"),
+     dict(pooling_ratio=None, pseudo_random=False, overlapping=False, deterministic=False,
+          seed=0, seed2=0)),
+    ("FractionalAvgPool", FC.compute_fractional_pool("avg"),
+     dict(pooling_ratio=None, pseudo_random=False, overlapping=False, deterministic=False,
+          seed=0, seed2=0)),
 ]
