@@ -6,16 +6,17 @@ from .. import dtype as dt
 from . import coerce
 from . import elementwise as _ew
 from . import random as _random
+from . import reduction as _red
 from . import shape as _shape
 from .activation import _floating_input
 from .loss import binary_cross_entropy_with_logits
 from .loss_extra import soft_margin_loss, triplet_margin_loss, multilabel_margin_parts
-from .normalization import log_softmax
+from .normalization import log_softmax, batch_norm
 from .nn_functions import lrn, rms_norm
 
 __all__ = ["compute_sigmoid_cross_entropy", "compute_channel_dropout", "compute_lrn",
            "compute_rms_norm", "compute_soft_margin_loss", "compute_triplet_margin_loss",
-           "compute_multilabel_margin_loss", "compute_log_softmax_ext"]
+           "compute_multilabel_margin_loss", "compute_log_softmax_ext", "compute_batch_norm"]
 
 
 def compute_sigmoid_cross_entropy(logits, label):
@@ -101,3 +102,46 @@ def compute_log_softmax_ext(input, dim=None, dtype=None):
     if dim is None:
         dim = 0 if x.ndim in (0, 1, 3) else 1
     return log_softmax(x, dim)
+
+
+def compute_batch_norm(input_x, scale, bias, mean, variance, *, is_training, epsilon,
+                       momentum, data_format):
+    """``BatchNorm``: (y, batch_mean, batch_variance, reserve_space_1, reserve_space_2) as
+    MindSpore 2.10's CPU kernel gives them: in training ``y`` is normalised with the batch
+    statistics, the reserve spaces hold the batch mean and (biased) variance, and ``mean``
+    / ``variance`` Parameters are updated in place (``(1 - momentum) * running + momentum *
+    batch``, the unbiased variance); in inference ``y`` uses ``mean`` / ``variance``. The
+    kernel leaves batch_mean / batch_variance (and in inference the reserve spaces) zero.
+    A float16 input computes in float32; the statistics are float32."""
+    op = "BatchNorm"
+    if not isinstance(is_training, bool):
+        raise TypeError(f"{op}: 'is_training' must be a bool, got {type(is_training).__name__}")
+    for name, value in (("epsilon", epsilon), ("momentum", momentum)):
+        if isinstance(value, bool) or not isinstance(value, float):
+            raise TypeError(f"{op}: '{name}' must be a float, got {type(value).__name__}")
+    if not 0 < epsilon <= 1 or not 0 <= momentum <= 1:
+        raise ValueError(f"{op}: 'epsilon' must be in (0, 1] and 'momentum' in [0, 1], got "
+                         f"{epsilon} and {momentum}")
+    if data_format != "NCHW":
+        raise ValueError(f"{op}: only data_format 'NCHW' is supported on CPU, got "
+                         f"{data_format!r}")
+    x = coerce.as_tensor(input_x, op=op)
+    params = [coerce.as_tensor(p, op=op) for p in (scale, bias, mean, variance)]
+    for t in [x] + params:
+        if t.dtype not in (dt.float16, dt.float32):
+            raise TypeError(f"{op}: the inputs must be float16 or float32, got {t.dtype}")
+    if x.ndim not in (2, 4):
+        raise ValueError(f"{op}: expected an (N, C) or (N, C, H, W) input, got shape "
+                         f"{tuple(x.shape)}")
+    wide = _ew.cast(x, dt.float32)
+    scale, bias = (_ew.cast(p, dt.float32) for p in params[:2])
+    zeros = _ew.zeros_like(_ew.cast(params[2], dt.float32))
+    if not is_training:
+        y = batch_norm(wide, _ew.cast(params[2], dt.float32), _ew.cast(params[3], dt.float32),
+                       scale, bias, False, momentum, epsilon)
+        return _ew.cast(y, x.dtype), zeros, zeros, zeros, zeros
+    axes = (0,) + tuple(range(2, x.ndim))
+    batch_mean = _ew.stop_gradient(_red.mean(wide, axes))
+    batch_var = _ew.stop_gradient(_red.var(wide, axes))
+    y = batch_norm(wide, params[2], params[3], scale, bias, True, momentum, epsilon)
+    return _ew.cast(y, x.dtype), zeros, zeros, batch_mean, batch_var

@@ -60,4 +60,6 @@ ROWS = [
     ("FractionalAvgPool", FC.compute_fractional_pool("avg"),
      dict(pooling_ratio=None, pseudo_random=False, overlapping=False, deterministic=False,
           seed=0, seed2=0)),
+    ("BatchNorm", NC.compute_batch_norm,
+     dict(is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW")),
 ]
