@@ -170,6 +170,7 @@ from .nn_functions import *  # noqa: F401,F403  (rms_norm, lrn, swiglu, clip_by_
 from .patches import fold, col2im
 from .conv_transposed import conv3d_transpose
 from .ctc_classes import ctc_greedy_decoder
+from .deformable import deformable_conv2d
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations

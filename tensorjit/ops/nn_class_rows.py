@@ -11,6 +11,7 @@ from . import conv_transposed as CT
 from . import patches as P
 from . import ctc_classes as CC
 from . import fractional_classes as FC
+from . import deformable as DF
 
 __all__ = ["ROWS"]
 
@@ -62,4 +63,9 @@ ROWS = [
           seed=0, seed2=0)),
     ("BatchNorm", NC.compute_batch_norm,
      dict(is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW")),
+    ("Dilation2D", P.compute_dilation2d,
+     dict(stride=None, dilation=None, pad_mode="SAME", data_format="NCHW")),
+    ("DeformableOffsets", DF.compute_deformable_offsets,
+     dict(strides=None, pads=None, ksize=None, dilations=(1, 1, 1, 1), data_format="NCHW",
+          deformable_groups=1, modulated=True)),
 ]

@@ -4,12 +4,14 @@ primitives of ``conv.py`` (``unfold_p``, a strided view, and its transpose ``fol
 each differentiates into the other."""
 from ..tensor import Tensor
 from . import coerce
+from . import elementwise as _ew
+from . import reduction as _red
 from . import shape as _shape
 from .conv import unfold_p, fold_p, resolve_padding
 from .activation import _floating_input
 
 __all__ = ["fold", "col2im", "compute_im2col", "compute_col2im",
-           "compute_extract_image_patches"]
+           "compute_extract_image_patches", "compute_dilation2d"]
 
 
 def _two(value, name, op, minimum=1):
@@ -129,3 +131,35 @@ def compute_extract_image_patches(x, *, ksizes, strides, rates, padding):
                         pad_value=0)                                   # N C OH OW KH KW
     n, c, oh, ow, kh, kw = win.shape
     return _shape.reshape(_shape.transpose(win, (0, 4, 5, 1, 2, 3)), (n, kh * kw * c, oh, ow))
+
+
+def _dilation_pair(value, name):
+    if isinstance(value, (tuple, list)) and len(value) == 4:
+        if value[0] != 1 or value[1] != 1:
+            raise ValueError(f"Dilation2D: a 4-element '{name}' must be (1, 1, h, w), got "
+                             f"{value!r}")
+        value = value[2:]
+    return _two(value, name, "Dilation2D")
+
+
+def compute_dilation2d(x, filter, *, stride, dilation, pad_mode, data_format):
+    """``Dilation2D``: grayscale dilation, ``max over the window of x + filter[c]`` of an
+    (N, C, H, W) float input with a (C, kh, kw) filter; 'same' padding takes no part in
+    the maximum (TensorFlow's). MindSpore 2.10's CPU kernel refuses every pad_mode."""
+    op = "Dilation2D"
+    if data_format != "NCHW":
+        raise ValueError(f"{op}: only data_format 'NCHW' is supported, got {data_format!r}")
+    if not isinstance(pad_mode, str) or pad_mode.lower() not in ("same", "valid"):
+        raise ValueError(f"{op}: 'pad_mode' must be 'same' or 'valid', got {pad_mode!r}")
+    stride, dilation = _dilation_pair(stride, "stride"), _dilation_pair(dilation, "dilation")
+    x = _floating_input(x, op)
+    f = coerce.as_tensor(filter, op=op)
+    if f.dtype != x.dtype or x.ndim != 4 or f.ndim != 3 or f.shape[0] != x.shape[1]:
+        raise ValueError(f"{op}: expected an (N, C, H, W) input and a (C, kh, kw) filter of "
+                         f"its dtype, got {x.dtype}{list(x.shape)} and {f.dtype}{list(f.shape)}")
+    kernel = tuple(f.shape[1:])
+    pads = resolve_padding(pad_mode.lower(), 0, tuple(x.shape[2:]), kernel, stride, dilation, op)
+    win = unfold_p.bind(x, kernel=kernel, stride=stride, padding=pads, dilation=dilation,
+                        pad_value=float("-inf"))                       # N C OH OW KH KW
+    shifted = _ew.add(win, _shape.reshape(f, (1, f.shape[0], 1, 1) + kernel))
+    return _red.amax(shifted, (-2, -1))
