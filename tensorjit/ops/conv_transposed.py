@@ -12,11 +12,11 @@ convolutions (``Conv3D``, ``Conv2DTranspose`` / ``Conv2DBackpropInput``,
 from . import coerce
 from . import elementwise as _ew
 from . import shape as _shape
-from .conv import conv2d_input_grad_p, resolve_padding, _check_float
+from .conv import conv2d, conv2d_input_grad_p, resolve_padding, _check_float
 from .convolutions import conv3d, _tuple
 
 __all__ = ["conv3d_transpose", "compute_conv3d", "compute_conv2d_transpose",
-           "compute_conv3d_transpose"]
+           "compute_conv3d_transpose", "compute_depthwise_conv2d_native"]
 
 _FORMAT = {2: "NCHW", 3: "NCDHW"}
 
@@ -216,3 +216,36 @@ def compute_conv2d_transpose(dout, weight, input_size, *, out_channel, kernel_si
     return conv2d_input_grad_p.bind(dy, w, x_shape=size, stride=stride, padding=pads,
                                     dilation=dilation, groups=int(group))
 
+
+
+def compute_depthwise_conv2d_native(x, weight, *, channel_multiplier, kernel_size, mode,
+                                    pad_mode, pad, stride, dilation, group):
+    """``DepthwiseConv2dNative``: each input channel convolved with its own (kh, kw) filter
+    ``weight[0, c]`` (weight (1, C, kh, kw)). The output has ``channel_multiplier * C``
+    channels in MindSpore's shape rule while the weight holds one filter per channel, so
+    only ``channel_multiplier`` 1 is computable (others raise ValueError). MindSpore 2.10
+    has no CPU kernel for it."""
+    op = "DepthwiseConv2dNative"
+    if mode != 3:
+        raise ValueError(f"{op}: 'mode' must be 3, got {mode!r}")
+    if channel_multiplier != 1:
+        raise ValueError(f"{op}: a weight of batch 1 holds one filter per channel: only "
+                         f"channel_multiplier 1 is computable, got {channel_multiplier!r}")
+    stride, dilation = _spatial(stride, 2, "stride", op), _spatial(dilation, 2, "dilation", op)
+    if stride[0] != stride[1] or dilation[0] != dilation[1]:
+        raise ValueError(f"{op}: the height and width of 'stride' and of 'dilation' must be "
+                         f"equal, got {stride} and {dilation}")
+    x = coerce.as_tensor(x, op=op)
+    w = coerce.as_tensor(weight, op=op)
+    _check_float(op, x, w)
+    if x.dtype != w.dtype or x.ndim != 4 or w.ndim != 4:
+        raise TypeError(f"{op}: 'x' and 'weight' must be 4-D of one dtype, got "
+                        f"{x.dtype}{list(x.shape)} and {w.dtype}{list(w.shape)}")
+    if w.shape[0] != 1 or w.shape[1] != x.shape[1] or \
+            tuple(w.shape[2:]) != _spatial(kernel_size, 2, "kernel_size", op):
+        raise ValueError(f"{op}: the weight must be (1, {x.shape[1]}, kh, kw) with kernel_size "
+                         f"{kernel_size}, got {tuple(w.shape)}")
+    mode_name, pads = _pads(pad_mode, pad, 2, op)
+    flat = tuple(p for pair in pads for p in pair)
+    return conv2d(x, _shape.transpose(w, (1, 0, 2, 3)), None, stride, mode_name, flat,
+                  dilation, x.shape[1])

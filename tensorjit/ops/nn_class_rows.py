@@ -68,4 +68,7 @@ ROWS = [
     ("DeformableOffsets", DF.compute_deformable_offsets,
      dict(strides=None, pads=None, ksize=None, dilations=(1, 1, 1, 1), data_format="NCHW",
           deformable_groups=1, modulated=True)),
+    ("DepthwiseConv2dNative", CT.compute_depthwise_conv2d_native,
+     dict(channel_multiplier=None, kernel_size=None, mode=3, pad_mode="valid", pad=0, stride=1,
+          dilation=1, group=1)),
 ]
