@@ -187,7 +187,7 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True):
     shape = _shape.stack([_ew.cast(coerce.constant(batch), dt.int64),
                           _red.amax(rank) if batch else coerce.constant(0, dt.int64)])
     log_p = _ew.neg(_red.sum(_ew.where(active, top, _ew.zeros_like(top)), 1, keepdims=True))
-    return indices, values, shape, log_p
+    return indices, values, shape, _ew.stop_gradient(log_p)     # MindSpore: no gradient
 
 
 def compute_ctc_greedy_decoder(inputs, sequence_length, *, merge_repeated):

@@ -43,6 +43,8 @@ def tanhshrink(input):
     """
     if not isinstance(input, Tensor):
         raise TypeError(f"tanhshrink: the input must be a Tensor, got {type(input).__name__}")
+    if input.dtype == dt.bool_:
+        raise TypeError("tanhshrink: bool tensors are not supported")
     x = input if dt.is_float(input.dtype) else _ew.cast(input, dt.float32)
     return _ew.sub(x, _ew.tanh(x))
 
@@ -50,8 +52,8 @@ def tanhshrink(input):
 def cosine_similarity(x1, x2, dim=1, eps=1e-08):
     """``sum(x1 * x2, dim) / max(||x1||_2 * ||x2||_2, eps)`` along ``dim`` (the operands
     broadcast)."""
-    a = coerce.as_tensor(x1, op="cosine_similarity")
-    b = coerce.as_tensor(x2, op="cosine_similarity")
+    a = _floating_input(x1, "cosine_similarity")
+    b = _floating_input(x2, "cosine_similarity")
     dot = _red.sum(_ew.mul(a, b), dim)
     norms = _ew.mul(vector_norm(a, 2, dim), vector_norm(b, 2, dim))
     return _ew.div(dot, _ew.maximum(norms, float(eps)))
@@ -233,7 +235,7 @@ def bidense(input1, input2, weight, bias=None):
             raise TypeError(f"{op}: '{name}' must be a Tensor, got {type(value).__name__}")
     if bias is not None and not isinstance(bias, Tensor):
         raise TypeError(f"{op}: 'bias' must be a Tensor, got {type(bias).__name__}")
-    a, b, w = input1, input2, weight
+    a, b, w = (_floating_input(t, op) for t in (input1, input2, weight))
     if a.shape[:-1] != b.shape[:-1] or w.ndim != 3 or \
             (w.shape[1], w.shape[2]) != (a.shape[-1], b.shape[-1]):
         raise ValueError(f"{op}: expected inputs (*, in1), (*, in2) and a weight (out, in1, "
