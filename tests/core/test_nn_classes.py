@@ -212,7 +212,7 @@ def test_batch_norm_training_updates_the_running_statistics():
     assert not bm.asnumpy().any() and not bv.asnumpy().any()       # the CPU kernel's zeros
 
 
-# ---- gradients against finite differences ---------------------------------------------------------
+# ---- gradients against finite differences ------------------------------------------------
 
 def _fd_check(fn, *arrays, eps=1e-6, tol=1e-5):
     """Reverse mode of ``sum(fn(*arrays) * ct)`` against central differences along random

@@ -153,7 +153,7 @@ op("conv3d_transpose", prims=(), ref=_conv3d_transpose_ref, dtypes=FLOATS, tol=_
           "dilation": "the depth dilation must be 1 (MindSpore 2.10)"})
 
 
-# ---- the deformable convolution -------------------------------------------------------------------
+# ---- the deformable convolution ------------------------------------------------
 
 def _bilinear(img, y, x):
     """img (C, H, W) at (y, x); corners outside the image count 0."""
