@@ -54,7 +54,10 @@ def compute_channel_dropout(rank):
         keep = _shape.broadcast_to(_ew.lt(draws, keep_prob), tuple(x.shape))
         if keep_prob == 0.0:
             return _ew.zeros_like(x), keep
-        scale = _ew.cast(_ew.mul(_ew.cast(keep, draw_dtype), 1.0 / keep_prob), x.dtype)
+        if not dt.is_float(x.dtype):      # x / keep_prob in float, truncated (MindSpore)
+            kept = _ew.mul(_ew.cast(x, dt.float32), _ew.cast(keep, dt.float32))
+            return _ew.cast(_ew.mul(kept, 1.0 / keep_prob), x.dtype), keep
+        scale = _ew.mul(_ew.cast(keep, x.dtype), 1.0 / keep_prob)
         return _ew.mul(x, scale), keep
     compute.__doc__ = compute_channel_dropout.__doc__
     return compute

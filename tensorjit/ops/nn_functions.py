@@ -228,14 +228,21 @@ def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
 
 def bidense(input1, input2, weight, bias=None):
     """The bilinear layer ``y[..., o] = sum_ij input1[..., i] weight[o, i, j]
-    input2[..., j] + bias[o]``: inputs (*, in1) and (*, in2), weight (out, in1, in2)."""
+    input2[..., j] + bias[o]``: inputs (*, in1) and (*, in2), weight (out, in1, in2).
+    Signed integers and uint8 accumulate in int64 (MindSpore's sum), cast to the bias's
+    dtype when there is one."""
     op = "bidense"
     for name, value in (("input1", input1), ("input2", input2), ("weight", weight)):
         if not isinstance(value, Tensor):
             raise TypeError(f"{op}: '{name}' must be a Tensor, got {type(value).__name__}")
     if bias is not None and not isinstance(bias, Tensor):
         raise TypeError(f"{op}: 'bias' must be a Tensor, got {type(bias).__name__}")
-    a, b, w = (_floating_input(t, op) for t in (input1, input2, weight))
+    a, b, w = input1, input2, weight
+    for t in (a, b, w):
+        if not (dt.is_float(t.dtype) or t.dtype in (dt.int8, dt.int16, dt.int32, dt.int64,
+                                                    dt.uint8)):
+            raise TypeError(f"{op}: expected float, signed integer or uint8 tensors, got "
+                            f"{t.dtype}")
     if a.shape[:-1] != b.shape[:-1] or w.ndim != 3 or \
             (w.shape[1], w.shape[2]) != (a.shape[-1], b.shape[-1]):
         raise ValueError(f"{op}: expected inputs (*, in1), (*, in2) and a weight (out, in1, "
@@ -252,7 +259,7 @@ def bidense(input1, input2, weight, bias=None):
         if bias.dtype != a.dtype or bias.dtype != b.dtype:
             raise TypeError(f"{op}: 'bias', 'input1' and 'input2' must have one dtype, got "
                             f"{bias.dtype}, {a.dtype} and {b.dtype}")
-        out = _ew.add(out, bias)
+        out = _ew.add(_ew.cast(out, bias.dtype), bias)     # in bias's dtype (MindSpore)
     return _shape.reshape(out, lead + (out_dim,))
 
 

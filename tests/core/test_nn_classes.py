@@ -156,6 +156,9 @@ def test_channel_dropout_keeps_whole_channels(name, shape):
     assert (per_channel.all(-1) | ~per_channel.any(-1)).all()       # whole channels
     assert abs(per_channel[..., 0].mean() - 0.75) < 0.06
     np.testing.assert_allclose(out, mask / 0.75, rtol=1e-6)
+    ints, int_mask = getattr(ops, name)(keep_prob=0.75)(Tensor(np.full(shape, 5, np.int32)))
+    assert ints.dtype == ms.int32       # x / keep_prob in float, truncated (MindSpore)
+    np.testing.assert_array_equal(ints.asnumpy(), np.where(int_mask.asnumpy(), 6, 0))
     kept, keep_all = getattr(ops, name)(1.0)(Tensor(x))
     assert keep_all.asnumpy().all() and np.array_equal(kept.asnumpy(), x)
     with pytest.raises(ValueError, match=name):

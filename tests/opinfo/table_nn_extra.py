@@ -7,7 +7,8 @@ from scipy import special
 
 from tensorjit import dtype as dt
 
-from .core import op, Sample, ErrorCase, Differs, ALL, NUMERIC, FLOATS, float_result
+from .core import (op, Sample, ErrorCase, Differs, ALL, NUMERIC, FLOATS, SIGNED, float_result,
+                   accumulate)
 from .samples import random
 
 _TOL16 = {dt.float16: (5e-3, 5e-3), dt.bfloat16: (4e-2, 4e-2), dt.float32: (1e-5, 1e-5)}
@@ -203,8 +204,9 @@ op("clip_by_norm", ref=_clip_ref, dtypes=FLOATS, tol=_TOL16,
        Sample(_r(rng, dtype, 3, 4), 100.0, label="within the norm"),
        Sample(_r(rng, dtype, 2, 3), 0.5, float("inf"), label="inf norm"),
        Sample([_r(rng, dtype, 2, 3), _r(rng, dtype, 4)], 1.0, 1.0, label="list, 1-norm")],
-   ms_differs={"value:list, 1-norm": "MindSpore 2.10 sums x ** p without |x| (a signed 'norm' for odd "
-                             "p); this is the p-norm the documentation names"},
+   ms_differs={"value:list, 1-norm": "MindSpore 2.10 sums x ** p without |x| (a signed "
+                                     "'norm' for odd p); this is the p-norm the "
+                                     "documentation names"},
    notes={"norm": "the p-norm of |x| (MindSpore 2.10's code raises x to p without the "
                   "absolute value, which gives a signed total for odd p)",
           "error_if_nonfinite": "raises RuntimeError when the norm is known (outside a "
@@ -216,16 +218,25 @@ def _bidense_ref(x1, x2, w, bias=None):
     return out if bias is None else out + bias
 
 
-op("bidense", ref=_bidense_ref, dtypes=FLOATS,
+def _bidense_result(x1, x2, w, bias=None):
+    if bias is not None:
+        return bias
+    return accumulate(x1)
+
+
+op("bidense", ref=_bidense_ref, dtypes=FLOATS + SIGNED + (dt.uint8,), result=_bidense_result,
    tol={dt.float16: (1e-2, 1e-2), dt.bfloat16: (8e-2, 8e-2), dt.float32: (1e-5, 1e-5)},
    samples=lambda dtype, rng, full: [
-       Sample(_r(rng, dtype, 2, 3), _r(rng, dtype, 2, 4), _r(rng, dtype, 5, 3, 4),
-              _r(rng, dtype, 5), label="bias"),
-       Sample(_r(rng, dtype, 2, 2, 3), _r(rng, dtype, 2, 2, 4), _r(rng, dtype, 3, 3, 4),
-              label="3-d"),
-       Sample(_r(rng, dtype, 2, 3), _r(rng, dtype, 3, 4), _r(rng, dtype, 5, 3, 4),
-              label="batch mismatch", raises=ValueError)],
-   torch=lambda torch, x1, x2, w, bias=None: _F(torch).bilinear(x1, x2, w, bias))
+       Sample(_int_or_float(dtype, rng, 2, 3), _int_or_float(dtype, rng, 2, 4),
+              _int_or_float(dtype, rng, 5, 3, 4), _int_or_float(dtype, rng, 5), label="bias"),
+       Sample(_int_or_float(dtype, rng, 2, 2, 3), _int_or_float(dtype, rng, 2, 2, 4),
+              _int_or_float(dtype, rng, 3, 3, 4), label="3-d"),
+       Sample(_int_or_float(dtype, rng, 2, 3), _int_or_float(dtype, rng, 3, 4),
+              _int_or_float(dtype, rng, 5, 3, 4), label="batch mismatch", raises=ValueError)],
+   torch=lambda torch, x1, x2, w, bias=None: _F(torch).bilinear(x1, x2, w, bias),
+   notes={"dtypes": "floats, signed integers and uint8 (MindSpore's CPU MatMul); integers "
+                    "accumulate in int64 (MindSpore's sum), cast to the bias's dtype when there "
+                    "is one"})
 
 
 def _rope_ref(x, cos, sin, mode=0):
