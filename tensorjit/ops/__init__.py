@@ -181,6 +181,11 @@ from .hybrid import kernel, ms_kernel
 from .math_extra import *  # noqa: F401,F403  (addcmul, population_count, range, logspace, ...)
 from .special_extra import zeta, mvlgamma
 from .gamma_sampling import random_gamma, gamma, random_poisson, poisson
+from .nn_functions import *  # noqa: F401,F403  (rms_norm, lrn, swiglu, clip_by_norm, ...)
+from .patches import fold, col2im
+from .conv_transposed import conv3d_transpose
+from .ctc_classes import ctc_greedy_decoder
+from .deformable import deformable_conv2d
 from .primitive_class import OpPrimitive
 from .operations import *  # noqa: F401,F403  (MatMul, ReduceMean, Softmax, ...)
 from . import operations

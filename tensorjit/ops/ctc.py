@@ -86,6 +86,23 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     """
     lp, tg, il, tl = _check(log_probs, targets, input_lengths, target_lengths, blank,
                             reduction)
+    loss, log_alpha, _ = forward(lp, tg, il, tl, blank)
+    if zero_infinity:
+        loss = _ew.where(_ew.isinf(loss), _ew.zeros_like(loss), loss)
+    log_alpha = _ew.stop_gradient(log_alpha)
+    if reduction == "none":
+        return loss, log_alpha
+    if reduction == "sum":
+        return _red.sum(loss), log_alpha
+    per_label = _ew.div(loss, _ew.cast(_ew.maximum(tl, 1), loss.dtype))
+    return _red.mean(per_label), log_alpha
+
+
+def forward(lp, tg, il, tl, blank, merge_repeated=True):
+    """(loss (N,), log_alpha (N, T, L), extended labels (N, L)) of checked operands.
+    ``merge_repeated=False`` (TensorFlow's ``ctc_merge_repeated``) reads a repeated
+    emission as another label: a label state has no self-loop, and may follow the same
+    label two states back directly."""
     steps, batch, classes = lp.shape
     width = 2 * tg.shape[1] + 1
     positions = coerce.constant(np.arange(width))                        # (L,)
@@ -110,9 +127,10 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     minus_inf = full_like(emit, _NEG_INF)
     emit = _ew.where(_shape.expand_dims(valid, 0), emit, minus_inf)
     # a label may skip the blank before it when it differs from the label two back
-    skip = _ew.logical_and(
-        _ew.logical_and(odd, _ew.ge(positions, 2)),
-        _ew.ne(ext, _shape.concat([full_like(ext[:, :2], -1), ext[:, :width - 2]], 1)))
+    skip = _ew.logical_and(odd, _ew.ge(positions, 2))
+    if merge_repeated:
+        skip = _ew.logical_and(skip, _ew.ne(ext, _shape.concat(
+            [full_like(ext[:, :2], -1), ext[:, :width - 2]], 1)))
     start = _ew.lt(positions, 2)
     alpha0 = _ew.where(start, emit[0], minus_inf[0])                       # (N, L)
     active = _ew.lt(_shape.reshape(coerce.constant(np.arange(steps)), (steps, 1)),
@@ -121,7 +139,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     def step(alpha, inputs):
         e_t, on = inputs
         two_back = _ew.where(skip, _shift_right(alpha, 2), full_like(alpha, _NEG_INF))
-        new = _ew.add(_log_add(alpha, _shift_right(alpha, 1), two_back), e_t)
+        stay = alpha if merge_repeated else _ew.where(odd, full_like(alpha, _NEG_INF), alpha)
+        new = _ew.add(_log_add(stay, _shift_right(alpha, 1), two_back), e_t)
         alpha = _ew.where(_shape.expand_dims(on, 1), new, alpha)
         return alpha, alpha
 
@@ -137,14 +156,6 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     at_before = _ew.where(_ew.gt(last, 0), _idx.gather_elements(final, 1, before),
                           full_like(at_last, _NEG_INF))
     loss = _ew.neg(_shape.reshape(_log_add(at_last, at_before), (batch,)))
-    if zero_infinity:
-        loss = _ew.where(_ew.isinf(loss), _ew.zeros_like(loss), loss)
     log_alpha = _shape.transpose(_ew.where(_shape.expand_dims(active, 2), history,
                                            full_like(history, _NEG_INF)), (1, 0, 2))
-    log_alpha = _ew.stop_gradient(log_alpha)
-    if reduction == "none":
-        return loss, log_alpha
-    if reduction == "sum":
-        return _red.sum(loss), log_alpha
-    per_label = _ew.div(loss, _ew.cast(_ew.maximum(tl, 1), loss.dtype))
-    return _red.mean(per_label), log_alpha
+    return loss, log_alpha, ext

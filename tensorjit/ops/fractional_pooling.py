@@ -48,13 +48,16 @@ def _output_sizes(op, sizes, kernel, output_size, output_ratio):
     return out
 
 
-def _samples(op, samples, x, rank):
+def _samples(op, samples, x, rank, any_float=False):
     n, c = x.shape[0], x.shape[1]
     float_type = x.dtype if dt.is_float(x.dtype) else dt.float32
     if samples is None:
         return _ew.cast(_random.rand((n, c, rank)), float_type)
     samples = coerce.as_tensor(samples, op=op)
-    if samples.dtype != x.dtype:
+    if any_float and not dt.is_float(samples.dtype):
+        raise TypeError(f"{op}: 'random_samples' must be float16, float32 or float64, got "
+                        f"{samples.dtype}")
+    if samples.dtype != x.dtype and not any_float:
         raise TypeError(f"{op}: 'input' and '_random_samples' must have the same dtype, got "
                         f"{x.dtype} and {samples.dtype}")
     if tuple(samples.shape) != (n, c, rank):
@@ -78,7 +81,9 @@ def _starts(u, size, k, out):
 
 
 def fractional_max_pool(op, input, kernel_size, output_size, output_ratio, return_indices,
-                        samples, rank):
+                        samples, rank, any_float_samples=False):
+    """The pooling of both functions; ``any_float_samples``: the samples may be of any
+    float dtype (MindSpore's ``FractionalMaxPoolWithFixedKsize`` classes)."""
     x, unbatched = spatial(op, input, rank, unbatched=True)
     if x.dtype == dt.bool_:
         raise TypeError(f"{op}: not defined for bool tensors")
@@ -89,7 +94,7 @@ def fractional_max_pool(op, input, kernel_size, output_size, output_ratio, retur
     if any(k < 1 for k in kernel):
         raise ValueError(f"{op}: 'kernel_size' must be positive, got {kernel_size!r}")
     out = _output_sizes(op, sizes, kernel, output_size, output_ratio)
-    u = _samples(op, samples, x, rank)
+    u = _samples(op, samples, x, rank, any_float_samples)
     n, c = x.shape[0], x.shape[1]
     # one index per input axis, broadcast to (N, C, *out, *kernel)
     full = 2 + 2 * rank

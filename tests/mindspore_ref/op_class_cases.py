@@ -187,7 +187,8 @@ def cases():
     ]
     return (unary + binary + bools + structured + _special_math_cases(rng, f, pos)
             + _shrink_and_margin_cases(f) + _array_cases(f) + _window_cases()
-            + _linalg_cases(f) + _math_extra_cases(rng, f, pos) + _sparse_cases(f))
+            + _linalg_cases(f) + _math_extra_cases(rng, f, pos) + _sparse_cases(f)
+            + _nn_layer_cases(f))
 
 
 def _sparse_cases(f):
@@ -325,6 +326,57 @@ def _array_cases(f):
             ("UnravelIndex", {}, [np.array([5, 3], np.int32), np.array([2, 3], np.int32)]),
             ("Meshgrid", {"indexing": "ij"}, [_tensors(f(2), f(3))])]
     return out
+def _nn_layer_cases(f):
+    """The nn classes of ops/nn_class_rows.py that MindSpore 2.10 runs on CPU (the others:
+    tests/core/test_nn_classes.py)."""
+    rng = np.random.default_rng(22)
+    x4 = f(1, 2, 5, 5)
+    labels = (np.array([[0, 0], [0, 1], [1, 0], [1, 1], [1, 2]], np.int64),
+              np.array([1, 1, 2, 0, 0], np.int32), np.array([5, 4], np.int32))
+    log_probs = np.log(rng.dirichlet(np.ones(4), (5, 2))).astype(np.float32)
+    samples = rng.uniform(0, 1, (1, 2, 3)).astype(np.float32)
+    pos3 = rng.uniform(0.5, 2.0, 3).astype(np.float32)
+    return [("Gelu", {}, [f(2, 3)]), ("FastGelu", {}, [f(2, 3)]),
+            ("SigmoidCrossEntropyWithLogits", {},
+             [f(2, 3), rng.uniform(0, 1, (2, 3)).astype(np.float32)]),
+            ("LRN", {}, [f(1, 6, 2, 2)]),
+            ("LRN", {"depth_radius": 2, "bias": 2.0, "alpha": 0.5, "beta": 0.75},
+             [f(2, 5, 2, 3)]),
+            ("Conv3D", {"out_channel": 3, "kernel_size": 2}, [f(1, 2, 3, 4, 3), f(3, 2, 2, 2, 2)]),
+            ("Conv3D", {"out_channel": 4, "kernel_size": (2, 3, 2), "pad_mode": "pad",
+                        "pad": (1, 0, 1, 1, 0, 1), "stride": 2, "group": 2},
+             [f(1, 4, 3, 4, 3), f(4, 2, 2, 3, 2)]),
+            ("Conv2DTranspose", {"out_channel": 4, "kernel_size": 3, "pad_mode": "same",
+                                 "stride": 2}, [f(1, 2, 3, 3), f(2, 4, 3, 3), (1, 4, 6, 6)]),
+            ("Conv2DBackpropInput", {"out_channel": 4, "kernel_size": 2, "pad_mode": "pad",
+                                     "pad": (1, 0, 1, 1), "stride": 2},
+             [f(1, 4, 2, 3), f(4, 2, 2, 2), (1, 2, 3, 4)]),
+            ("Conv3DTranspose", {"in_channel": 2, "out_channel": 4, "kernel_size": 2},
+             [f(1, 2, 2, 3, 2), f(2, 4, 2, 2, 2)]),
+            ("Conv3DTranspose", {"in_channel": 4, "out_channel": 4, "kernel_size": (1, 2, 3),
+                                 "pad_mode": "pad", "pad": (0, 1, 1, 0, 1, 1), "stride": 2,
+                                 "group": 2, "output_padding": 1},
+             [f(1, 4, 2, 2, 3), f(4, 2, 1, 2, 3)]),
+            ("Im2Col", {"ksizes": 2}, [x4]),
+            ("Im2Col", {"ksizes": (2, 3), "strides": (2, 1), "dilations": (1, 2), "pads": (1, 0)},
+             [x4]),
+            ("Col2Im", {"kernel_size": 2}, [f(1, 2, 4, 12), np.array([4, 5], np.int32)]),
+            ("CTCLoss", {}, [f(5, 2, 4)] + list(labels)),
+            ("CTCLoss", {"preprocess_collapse_repeated": True, "ctc_merge_repeated": False},
+             [f(5, 2, 4)] + list(labels)),
+            ("CTCLossV2", {}, [log_probs, np.array([[1, 2], [3, 1]], np.int32),
+                               np.array([5, 4], np.int32), np.array([2, 1], np.int32)]),
+            ("CTCGreedyDecoder", {}, [f(5, 2, 4), np.array([5, 3], np.int32)]),
+            ("FractionalMaxPoolWithFixedKsize", {"ksize": 2, "output_shape": (3, 3)},
+             [f(1, 2, 6, 7), samples[:, :, :2]]),
+            ("FractionalMaxPool3DWithFixedKsize", {"ksize": 2, "output_shape": (2, 3, 2)},
+             [f(1, 2, 4, 5, 4), samples]),
+            ("BatchNorm", {}, [f(2, 3, 2, 2), pos3, f(3), f(3), pos3]),
+            ("DeformableOffsets", {"strides": (1, 1, 1, 1), "pads": (1, 0, 0, 1), "ksize": (2, 2),
+                                   "dilations": (1, 1, 1, 2)},
+             [f(1, 2, 4, 4), (f(1, 12, 4, 3) * 0.7).astype(np.float32)])]
+
+
 def _linalg_cases(f):
     """The classes of ops/linalg_classes.py (decompositions, solves, bands, products)."""
     a = f(3, 3)

@@ -16,4 +16,6 @@ from . import table_windows, table_random_extra, table_inplace  # noqa: F401,E40
 from . import table_linalg_extra, table_linalg_products, table_linalg_solve  # noqa: F401,E402
 from . import table_custom  # noqa: F401,E402
 from . import table_math_extra  # noqa: F401,E402
+from . import table_nn_extra  # noqa: F401,E402
+from . import table_nn_layers  # noqa: F401,E402
 from . import table_sparse  # noqa: F401,E402  (after the dense entries it derives from)
