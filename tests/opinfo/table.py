@@ -15,3 +15,4 @@ from . import table_arrays  # noqa: F401,E402
 from . import table_windows, table_random_extra, table_inplace  # noqa: F401,E402
 from . import table_linalg_extra, table_linalg_products, table_linalg_solve  # noqa: F401,E402
 from . import table_custom  # noqa: F401,E402
+from . import table_detection  # noqa: F401,E402

@@ -1,0 +1,262 @@
+"""Table entries: detection and image ops (bounding boxes, IoU, grid sampling, affine
+grids, crops), against NumPy formulas written here: boxes are rows (x0, y0, x1, y1) of
+inclusive pixel coordinates (width x1 - x0 + 1, MindSpore's CPU kernels); sampling is
+per-point bilinear / nearest / bicubic interpolation written as loops."""
+import math
+
+import numpy as np
+
+from tensorjit import dtype as dt
+
+from .core import op, Sample, ErrorCase, bool_result
+
+_BOX_DTYPES = (dt.float16, dt.float32)
+_BOX_TOL = {dt.float16: (4e-3, 4e-3), dt.float32: (1e-5, 1e-5)}
+_NO_GRAD = "MindSpore 2.10 defines no gradient for it (IOU: zeros)"
+
+
+def _random_boxes(rng, n, lo=0.0, hi=10.0, size=8.0):
+    corner = rng.uniform(lo, hi, (n, 2))
+    return np.concatenate([corner, corner + rng.uniform(0.0, size, (n, 2))], 1)
+
+
+def _as(dtype, a):
+    """``a`` in ``dtype``: integers are rounded (boxes of whole pixels)."""
+    return a.astype(dtype) if dt.is_float(dtype) else np.round(np.abs(a)).astype(dtype)
+
+
+# ---- bounding_box_encode / bounding_box_decode -------------------------------------------
+
+def _centres(b):
+    return ((b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2,
+            b[:, 2] - b[:, 0] + 1, b[:, 3] - b[:, 1] + 1)
+
+
+def _encode_ref(anchor, truth, means=(0.0,) * 4, stds=(1.0,) * 4):
+    px, py, pw, ph = _centres(anchor)
+    gx, gy, gw, gh = _centres(truth)
+    d = np.stack([(gx - px) / pw, (gy - py) / ph, np.log(gw / pw), np.log(gh / ph)], -1)
+    return (d - np.array(means)) / np.array(stds)
+
+
+def _decode_ref(anchor, deltas, max_shape, means=(0.0,) * 4, stds=(1.0,) * 4,
+                wh_ratio_clip=0.016):
+    d = deltas * np.array(stds) + np.array(means)
+    limit = abs(math.log(wh_ratio_clip))
+    dw, dh = np.clip(d[:, 2], -limit, limit), np.clip(d[:, 3], -limit, limit)
+    px, py, pw, ph = _centres(anchor)
+    gx, gy, gw, gh = px + pw * d[:, 0], py + ph * d[:, 1], pw * np.exp(dw), ph * np.exp(dh)
+    h, w = max_shape
+    return np.stack([np.clip(gx - gw / 2 + 0.5, 0, w), np.clip(gy - gh / 2 + 0.5, 0, h),
+                     np.clip(gx + gw / 2 - 0.5, 0, w), np.clip(gy + gh / 2 - 0.5, 0, h)], -1)
+
+
+def _encode_samples(dtype, rng, full):
+    a, b = _random_boxes(rng, 5), _random_boxes(rng, 5)
+    return [Sample(_as(dtype, a), _as(dtype, b), label="boxes"),
+            Sample(_as(dtype, a[:3]), _as(dtype, b[:3]), (0.1, -0.2, 0.0, 0.3),
+                   (0.5, 2.0, 1.0, 0.25), label="means and stds"),
+            Sample(_as(dtype, a[:0]), _as(dtype, b[:0]), label="no boxes"),
+            Sample(_as(dtype, a[:3]), _as(dtype, b[:2]), label="counts differ",
+                   raises=ValueError),
+            Sample(_as(dtype, a[:, :3]), _as(dtype, b[:, :3]), label="3 columns",
+                   raises=ValueError),
+            Sample(_as(dtype, a), _as(dtype, b), (0, 0, 0, 0), label="int means",
+                   raises=TypeError)]
+
+
+def _decode_samples(dtype, rng, full):
+    a, d = _random_boxes(rng, 5), rng.uniform(-1.5, 1.5, (5, 4))
+    big = np.array([[0, 0, 100, -100], [10, 10, 0, 0]], np.float64)
+    return [Sample(_as(dtype, a), _as(dtype, d), (12, 15), label="deltas"),
+            Sample(_as(dtype, a[:2]), _as(dtype, big), (50, 40), label="clipped sizes, corners",
+                   smooth=False),
+            Sample(_as(dtype, a[:3]), _as(dtype, d[:3]), (20, 20), (0.1, 0.2, 0.3, 0.4),
+                   (0.5, 2.0, 1.5, 1.0), 0.5, label="means, stds, clip"),
+            Sample(_as(dtype, a), _as(dtype, d), [12, 15], label="max_shape a list",
+                   raises=TypeError),
+            Sample(_as(dtype, a), _as(dtype, d), (12, 15), wh_ratio_clip=1,
+                   label="int clip", raises=TypeError)]
+
+
+_BOX_NOTES = {"dtypes": "float16 / float32 (MindSpore's CPU kernels; float16 computes in "
+                        "float32)", "gradient": _NO_GRAD}
+op("bounding_box_encode", ref=_encode_ref, dtypes=_BOX_DTYPES, tol=_BOX_TOL, grad=False,
+   samples=_encode_samples, notes=_BOX_NOTES, errors=[
+       ErrorCase(Sample(np.ones((2, 4), np.float32), np.ones((2, 4), np.float16)), TypeError,
+                 "BoundingBoxEncode", "mixed dtypes")])
+op("bounding_box_decode", ref=_decode_ref, dtypes=_BOX_DTYPES, tol=_BOX_TOL, grad=False,
+   samples=_decode_samples, notes=_BOX_NOTES, errors=[
+       ErrorCase(Sample(np.ones((2, 4), np.float32), np.ones((2, 4), np.float32), (4, 4, 4)),
+                 ValueError, "BoundingBoxDecode", "a max_shape of 3 values")])
+
+
+# ---- iou / check_valid ---------------------------------------------------------------------
+
+def _iou_ref(anchors, truth, mode="iou"):
+    a, g = anchors[None], truth[:, None]
+    w = np.maximum(np.minimum(a[..., 2], g[..., 2]) - np.maximum(a[..., 0], g[..., 0]) + 1, 0)
+    h = np.maximum(np.minimum(a[..., 3], g[..., 3]) - np.maximum(a[..., 1], g[..., 1]) + 1, 0)
+
+    def area(b):
+        return (b[..., 2] - b[..., 0] + 1) * (b[..., 3] - b[..., 1] + 1)
+    overlap = w * h
+    return overlap / (area(g) if mode == "iof" else area(a) + area(g) - overlap)
+
+
+def _iou_samples(dtype, rng, full):
+    a, g = _random_boxes(rng, 4), _random_boxes(rng, 3)
+    return [Sample(_as(dtype, a), _as(dtype, g), label="iou"),
+            Sample(_as(dtype, a), _as(dtype, g), "iof", label="iof"),
+            Sample(_as(dtype, a[:2]), _as(dtype, g[:0]), label="no ground truth"),
+            Sample(_as(dtype, a), _as(dtype, g), "giou", label="mode giou", raises=KeyError),
+            Sample(_as(dtype, a[0]), _as(dtype, g[0]), label="1-d", raises=ValueError)]
+
+
+op("iou", ref=_iou_ref, dtypes=_BOX_DTYPES + (dt.float64,), tol=_BOX_TOL, grad=False,
+   samples=_iou_samples, notes={"dtypes": "float16 / float32 / float64; float16 computes in "
+                                "float32", "gradient": _NO_GRAD})
+
+
+def _check_valid_ref(boxes, metas):
+    h, w = metas[0] * metas[2] - 1, metas[1] * metas[2] - 1
+    return (boxes[:, 0] >= 0) & (boxes[:, 1] >= 0) & (boxes[:, 2] <= w) & (boxes[:, 3] <= h)
+
+
+def _check_valid_samples(dtype, rng, full):
+    edges = np.array([[0, 0, 13, 11], [0, 0, 14, 11], [0, 0, 13, 12], [-1, 0, 3, 3],
+                      [0, -1, 3, 3], [0, 0, 12.5, 10.5], [2, 2, 1, 1]], np.float64)
+    if not dt.is_float(dtype):
+        edges = np.abs(np.round(edges))
+    return [Sample(edges.astype(dtype), np.array([12, 14, 1]).astype(dtype), label="edges"),
+            Sample(edges.astype(dtype), np.array([6, 7, 2]).astype(dtype), label="ratio 2"),
+            Sample(_as(dtype, _random_boxes(rng, 4, -2.0)), np.array([9, 8, 1]).astype(dtype),
+                   label="random"),
+            Sample(edges.astype(dtype), np.array([12, 14, 1, 1]).astype(dtype),
+                   label="4 metas", raises=ValueError)]
+
+
+op("check_valid", ref=_check_valid_ref, dtypes=(dt.float16, dt.float32, dt.int16, dt.uint8),
+   result=bool_result, grad=False, samples=_check_valid_samples,
+   notes={"dtypes": "float16 / float32 / int16 / uint8 (MindSpore's CPU kernel); the two "
+                    "inputs are both floats or of one dtype"})
+
+
+# ---- grid_sample / affine_grid -------------------------------------------------------------
+
+def _pixel(g, size, corners):
+    return (g + 1) / 2 * (size - 1) if corners else ((g + 1) * size - 1) / 2
+
+
+def _fold(c, size, padding, corners):
+    """A pixel coordinate folded back by the padding mode (mirror about the borders)."""
+    if padding == "border":
+        return min(max(c, 0.0), size - 1.0)
+    if padding == "reflection":
+        low, high = (0.0, size - 1.0) if corners else (-0.5, size - 0.5)
+        span = high - low
+        if span <= 0:
+            return 0.0
+        t = abs(c - low) % (2 * span)
+        c = low + (t if t <= span else 2 * span - t)
+        return min(max(c, 0.0), size - 1.0)
+    return c
+
+
+def _grid_sample_ref(x, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    corners = bool(align_corners)
+    spatial = x.shape[2:]
+    k = len(spatial)
+    out = np.zeros(x.shape[:2] + grid.shape[1:-1])
+    for n in range(x.shape[0]):
+        for at in np.ndindex(*grid.shape[1:-1]):
+            g = grid[(n,) + at]
+            # grid coordinate j is the spatial axis k - 1 - j
+            c = [_fold(_pixel(g[k - 1 - a], spatial[a], corners), spatial[a], padding_mode,
+                       corners) for a in range(k)]
+            if mode == "nearest":
+                taps = [([int(np.rint(v))], [1.0]) for v in c]
+            else:
+                taps = [([int(np.floor(v)), int(np.floor(v)) + 1],
+                         [1 - (v - np.floor(v)), v - np.floor(v)]) for v in c]
+            value = 0.0
+            for pick in np.ndindex(*[len(t[0]) for t in taps]):
+                idx = [taps[a][0][p] for a, p in enumerate(pick)]
+                if all(0 <= i < s for i, s in zip(idx, spatial)):
+                    w = np.prod([taps[a][1][p] for a, p in enumerate(pick)])
+                    value = value + w * x[(n, slice(None)) + tuple(idx)]
+            out[(n, slice(None)) + at] = value
+    return out
+
+
+def _grid_samples(dtype, rng, full):
+    def r(*shape, lo=-1.0, hi=1.0):
+        return rng.uniform(lo, hi, shape).astype(dtype)
+    x, x3 = r(2, 2, 3, 4), r(1, 2, 2, 3, 3)
+    wide, wide3 = r(2, 3, 2, 2, lo=-1.4, hi=1.4), r(1, 2, 2, 1, 3, lo=-1.4, hi=1.4)
+    return [Sample(x, wide, label="bilinear zeros"),
+            Sample(x, wide, "bilinear", "border", True, label="border, corners"),
+            Sample(x, wide, "bilinear", "reflection", label="reflection"),
+            Sample(x, wide, "bilinear", "reflection", True, label="reflection, corners"),
+            Sample(x, wide, "nearest", "zeros", label="nearest", smooth=False),
+            Sample(x3, wide3, label="3-d trilinear"),
+            Sample(x3, wide3, "nearest", "border", True, label="3-d nearest", smooth=False),
+            Sample(x3, wide3, "bilinear", "reflection", True, label="3-d reflection"),
+            Sample(x, wide, "bicubic", label="bicubic", raises=ValueError),
+            Sample(x, wide[:1], label="batches differ", raises=ValueError)]
+
+
+def _torch_grid_sample(torch, x, grid, mode="bilinear", padding_mode="zeros",
+                       align_corners=None):
+    return torch.nn.functional.grid_sample(x, grid, mode, padding_mode, bool(align_corners))
+
+
+_SAMPLE_TOL = {dt.float16: (4e-3, 4e-3), dt.float32: (1e-5, 1e-5), dt.float64: (1e-12, 1e-12)}
+op("grid_sample", ref=_grid_sample_ref, dtypes=(dt.float16, dt.float32, dt.float64),
+   tol=_SAMPLE_TOL, samples=_grid_samples, torch=_torch_grid_sample, signed_zeros=False,
+   notes={"zeros": "a point outside the input is a sum of taps times zero weights: its "
+                   "zero's sign is not meaningful",
+       "construction": "one gather_elements per corner of the interpolation cell over the "
+                       "flattened spatial axes, weighted by elementwise ops on the grid: it "
+                       "differentiates with respect to the input and the grid",
+       "modes": "bilinear (trilinear in 3-D) and nearest (round half to even); padding "
+                "zeros, border, reflection (MindSpore 2.10 refuses bicubic on CPU)",
+       "dtypes": "float16 / float32 / float64, the grid of the input's dtype; float16 "
+                 "computes in float32"},
+   errors=[ErrorCase(Sample(np.ones((1, 1, 2, 2)), np.zeros((1, 2, 2, 2), np.float32)),
+                     TypeError, "data type", "a grid of another dtype")])
+
+
+def _affine_grid_ref(theta, size, align_corners=False):
+    spatial = size[2:]
+
+    def axis(n):
+        if n <= 1:
+            return np.zeros(n)
+        s = np.linspace(-1, 1, n)
+        return s if align_corners else s * (n - 1) / n
+    mesh = np.meshgrid(*[axis(n) for n in spatial], indexing="ij")
+    base = np.stack(list(mesh[::-1]) + [np.ones(spatial)], -1)       # (x, y[, z], 1)
+    return np.einsum("...j,nij->n...i", base, theta)
+
+
+def _affine_samples(dtype, rng, full):
+    def r(*shape):
+        return rng.uniform(-1.5, 1.5, shape).astype(dtype)
+    return [Sample(r(2, 2, 3), (2, 3, 4, 5), label="2-d"),
+            Sample(r(1, 2, 3), (1, 1, 3, 1), True, label="2-d corners, one column"),
+            Sample(r(2, 3, 4), (2, 1, 2, 3, 4), label="3-d"),
+            Sample(r(1, 3, 4), (1, 2, 3, 2, 2), True, label="3-d corners"),
+            Sample(r(2, 2, 3), (3, 3, 4, 5), label="batches differ", raises=ValueError),
+            Sample(r(2, 2, 3), [2, 3, 4, 5], label="size a list", raises=TypeError),
+            Sample(r(2, 3, 4), (2, 3, 4, 5), label="3-d theta, 2-d size", raises=ValueError)]
+
+
+op("affine_grid", ref=_affine_grid_ref, dtypes=(dt.float16, dt.float32, dt.float64),
+   tol=_SAMPLE_TOL, samples=_affine_samples,
+   torch=lambda torch, theta, size, align_corners=False: torch.nn.functional.affine_grid(
+       theta, list(size), align_corners),
+   notes={"construction": "a constant grid of homogeneous pixel coordinates times theta^T "
+                          "(matmul): differentiable in theta",
+          "dtypes": "float16 / float32 as MindSpore's CPU kernel, and float64 (which "
+                    "MindSpore 2.10 refuses); float16 computes in float32"})
