@@ -12,7 +12,7 @@ import math
 from .. import dtype as dt
 from . import coerce
 from .elementwise import (add, sub, mul, div, exp, log, clamp, maximum, minimum, cast,
-                          logical_and, ge, le)
+                          logical_and, ge, le, stop_gradient)
 from .shape import stack, expand_dims
 
 __all__ = ["bounding_box_encode", "bounding_box_decode", "iou", "check_valid"]
@@ -149,8 +149,9 @@ def iou(anchor_boxes, gt_boxes, mode="iou"):
             raise ValueError(f"For primitive[{op}], the {name}.shape[1] must be equal to 4, "
                              f"but got {boxes.shape[1]}.")
     _pair(anchors, truth, op)
-    a = expand_dims(_working(anchors), 0)        # (1, N, 4)
-    g = expand_dims(_working(truth), 1)          # (M, 1, 4)
+    # MindSpore's gradient of IOU is zero
+    a = expand_dims(stop_gradient(_working(anchors)), 0)        # (1, N, 4)
+    g = expand_dims(stop_gradient(_working(truth)), 1)          # (M, 1, 4)
 
     def side(lo, hi):
         return clamp(add(sub(minimum(a[..., hi], g[..., hi]), maximum(a[..., lo], g[..., lo])),

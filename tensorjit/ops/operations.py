@@ -41,6 +41,7 @@ from . import arrays as AR
 from . import sampling_classes as SAMP
 from . import windows as W
 from .linalg_classes import ROWS as LINALG_ROWS
+from .image_classes import ROWS as IMAGE_ROWS
 
 
 PLAIN = ("abs neg sign exp log log1p expm1 sqrt rsqrt sin cos tan tanh atan sigmoid relu erf "
@@ -222,6 +223,7 @@ WITH_ATTRIBUTES = [
     ("ApproximateEqual", SM.approximate_equal, dict(tolerance=1e-5)),
 ]
 WITH_ATTRIBUTES += LINALG_ROWS      # linalg_classes.py: Cholesky, Svd, MatrixDiagV3, Einsum, ...
+WITH_ATTRIBUTES += IMAGE_ROWS       # image_classes.py: IOU, GridSampler2D, ROIAlign, RGBToHSV, ...
 
 # scatter / gather, segments, searching, cumulative ops, rearrangement (ops/array_classes.py)
 _LOCKING = dict(use_locking=False)

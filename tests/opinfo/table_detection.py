@@ -12,7 +12,7 @@ from .core import op, Sample, ErrorCase, bool_result
 
 _BOX_DTYPES = (dt.float16, dt.float32)
 _BOX_TOL = {dt.float16: (4e-3, 4e-3), dt.float32: (1e-5, 1e-5)}
-_NO_GRAD = "MindSpore 2.10 defines no gradient for it (IOU: zeros)"
+_NO_GRAD = "MindSpore 2.10 defines no gradient for it (IOU's is zero, as here)"
 
 
 def _random_boxes(rng, n, lo=0.0, hi=10.0, size=8.0):
@@ -260,3 +260,148 @@ op("affine_grid", ref=_affine_grid_ref, dtypes=(dt.float16, dt.float32, dt.float
                           "(matmul): differentiable in theta",
           "dtypes": "float16 / float32 as MindSpore's CPU kernel, and float64 (which "
                     "MindSpore 2.10 refuses); float16 computes in float32"})
+
+
+# ---- crop_and_resize / ROIAlign ------------------------------------------------------------
+
+def _crop_ref(image, boxes, box_indices, crop_size, method="bilinear", extrapolation_value=0.0):
+    """TensorFlow's CropAndResize, point by point (in float64 for every image dtype)."""
+    image = image.astype(np.float64)
+    _, height, width, depth = image.shape
+    out = np.zeros((boxes.shape[0],) + tuple(crop_size) + (depth,))
+
+    def source(lo, hi, i, n, size):
+        if n > 1:
+            return lo * (size - 1) + i * (hi - lo) * (size - 1) / (n - 1)
+        return 0.5 * (lo + hi) * (size - 1)
+    for b, (y1, x1, y2, x2) in enumerate(boxes):
+        im = image[int(box_indices[b])]
+        for i in range(crop_size[0]):
+            y = source(y1, y2, i, crop_size[0], height)
+            for j in range(crop_size[1]):
+                x = source(x1, x2, j, crop_size[1], width)
+                if not (0 <= y <= height - 1 and 0 <= x <= width - 1):
+                    out[b, i, j] = extrapolation_value
+                elif method == "nearest":
+                    out[b, i, j] = im[int(math.floor(y + 0.5)), int(math.floor(x + 0.5))]
+                else:
+                    t, u, left, right = (int(math.floor(y)), int(math.ceil(y)),
+                                         int(math.floor(x)), int(math.ceil(x)))
+                    fy, fx = y - t, x - left
+                    top = im[t, left] + (im[t, right] - im[t, left]) * fx
+                    bottom = im[u, left] + (im[u, right] - im[u, left]) * fx
+                    out[b, i, j] = top + (bottom - top) * fy
+    return out
+
+
+_CROP_BOXES = np.array([[0.1, 0.2, 0.8, 0.9], [0.9, 0.7, 0.2, 0.1], [-0.2, -0.1, 1.3, 1.1],
+                        [0.5, 0.5, 0.5, 0.5]], np.float32)
+
+
+def _crop_samples(dtype, rng, full):
+    image = (rng.uniform(-3, 3, (2, 5, 6, 2)) if dt.is_float(dtype)
+             else rng.integers(0, 9, (2, 5, 6, 2))).astype(dtype)
+    at = np.array([0, 1, 1, 0], np.int32)
+    return [Sample(image, _CROP_BOXES, at, (3, 4), label="bilinear"),
+            Sample(image, _CROP_BOXES, at, (1, 1), "bilinear", -1.5, label="one point"),
+            Sample(image, _CROP_BOXES, at, (4, 1), "nearest", 2.0, label="nearest", smooth=False),
+            Sample(image, _CROP_BOXES[:2], at[:2], (2, 3), "bilinear_v2", label="bilinear_v2"),
+            Sample(image, _CROP_BOXES, at, [3, 4], label="crop_size a list", raises=TypeError),
+            Sample(image, _CROP_BOXES, at, (3, 4), "area", label="method area",
+                   raises=ValueError)]
+
+
+def _crop_grad_samples(rng, full):
+    image = rng.uniform(-3, 3, (2, 5, 6, 2))
+    boxes = rng.uniform(0.05, 0.95, (3, 4)).astype(np.float32)
+    return [Sample(image, boxes, np.array([1, 0, 1], np.int32), (3, 2), label="image")]
+
+
+op("crop_and_resize", ref=_crop_ref, dtypes=(dt.float16, dt.float32, dt.float64, dt.int8,
+                                             dt.int16, dt.int32, dt.int64, dt.uint8, dt.uint16),
+   result=lambda *dtypes: dt.float32, samples=_crop_samples, grad_samples=_crop_grad_samples,
+   tol={dt.float32: (1e-5, 1e-5)}, fuzz=False,
+   fd=(1e-2, 1e-3),    # linear in the image, computed in float32: a wide step, float32 error
+   notes={
+       "construction": "separable: a (box, out, size) weight matrix per axis built from the "
+                       "boxes with elementwise ops, the box's image a gather, the crop two "
+                       "matmuls; differentiable with respect to the image and the boxes",
+       "bilinear_v2": "computed as bilinear (the documented meaning); MindSpore 2.10's CPU "
+                      "kernel gives other values for it",
+       "result": "float32 for every image dtype (MindSpore)"},
+   ms_differs={"value:bilinear_v2": "MindSpore 2.10's CPU kernel samples other points for "
+                                    "bilinear_v2; we compute the documented bilinear crop"})
+
+
+def _roi_align_ref(x, rois, pooled_height, pooled_width, spatial_scale, sample_num=2,
+                   roi_end_mode=1, through_float32=False):
+    """MindSpore's ROIAlign: each bin the mean of sample_num^2 bilinear reads."""
+    def read(img, y, x):
+        h, w = img.shape[-2:]
+        if y < -1.0 or y > h or x < -1.0 or x > w:
+            return 0.0
+        y, x = max(y, 0.0), max(x, 0.0)
+        yl, xl = int(math.floor(y)), int(math.floor(x))
+        yh, xh = min(yl + 1, h - 1), min(xl + 1, w - 1)
+        if yl >= h - 1:
+            yl, y = h - 1, float(h - 1)
+        if xl >= w - 1:
+            xl, x = w - 1, float(w - 1)
+        ly, lx = y - yl, x - xl
+        return ((1 - ly) * (1 - lx) * img[..., yl, xl] + (1 - ly) * lx * img[..., yl, xh]
+                + ly * (1 - lx) * img[..., yh, xl] + ly * lx * img[..., yh, xh])
+    out = np.zeros((rois.shape[0], x.shape[1], pooled_height, pooled_width))
+    for r, (b, x1, y1, x2, y2) in enumerate(rois):
+        sw, sh = x1 * spatial_scale, y1 * spatial_scale
+        rw = (x2 + roi_end_mode) * spatial_scale - sw
+        rh = (y2 + roi_end_mode) * spatial_scale - sh
+        if roi_end_mode == 0:
+            rw, rh = max(rw, 1.0), max(rh, 1.0)
+        bh, bw = rh / pooled_height, rw / pooled_width
+        gh = sample_num if sample_num > 0 else max(1, math.ceil(rh / pooled_height))
+        gw = sample_num if sample_num > 0 else max(1, math.ceil(rw / pooled_width))
+        for p in range(pooled_height):
+            for q in range(pooled_width):
+                total = sum(read(x[int(b)], sh + p * bh + (i + 0.5) * bh / gh,
+                                 sw + q * bw + (j + 0.5) * bw / gw)
+                            for i in range(gh) for j in range(gw))
+                out[r, :, p, q] = total / (gh * gw)
+    return out
+
+
+_ROIS = np.array([[0, 1.2, 0.7, 5.3, 6.1], [1, -2, -1, 3, 2], [1, 4, 3, 4.5, 3.2],
+                  [0, 2, 2, 14, 12]], np.float64)
+
+
+def _roi_samples(dtype, rng, full):
+    x = rng.uniform(-2, 2, (2, 2, 7, 8)).astype(dtype)
+    rois = _ROIS.astype(dtype)
+    return [Sample(x, rois, 2, 2, 0.5, label="2x2"),
+            Sample(x, rois, 2, 3, 0.75, 1, 0, label="legacy ends"),
+            Sample(x, rois[:2], 3, 2, 0.5, 0, 1, label="adaptive samples"),
+            Sample(x, rois, 2, 2, 1, label="int spatial_scale", raises=TypeError)]
+
+
+def _roi_align_op(x, rois, pooled_height, pooled_width, spatial_scale, sample_num=2,
+                  roi_end_mode=1, through_float32=False):
+    """``ops.ROIAlign``; ``through_float32``: float64 features cast to float32 first (the
+    gradient samples: the gradient check differentiates float64 inputs only)."""
+    from tensorjit import ops
+    if through_float32:
+        x = ops.cast(x, dt.float32)
+    return ops.ROIAlign(pooled_height, pooled_width, spatial_scale, sample_num,
+                        roi_end_mode)(x, rois)
+
+
+op("ROIAlign", op=_roi_align_op, ms=None, ref=_roi_align_ref, dtypes=_BOX_DTYPES,
+   tol=_BOX_TOL, samples=_roi_samples, nondiff=(1,), fuzz=False, fd=(1e-2, 1e-3),
+   grad_samples=lambda rng, full: [Sample(rng.uniform(-2, 2, (2, 2, 7, 8)), _ROIS.astype(
+       np.float32), 2, 2, 0.5, through_float32=True, label="features")],
+   notes={"construction": "separable: per region a (pooled, size) matrix of averaged "
+                          "bilinear weights per axis (elementwise ops on the regions), the "
+                          "region's image a gather, two matmuls; the gradient flows to the "
+                          "features only (MindSpore's rois gradient is zero)",
+          "sample_num <= 0": "ceil(region / pooled) samples per bin for each region, read "
+                             "from the values (MindSpore 2.10's CPU kernel returns NaN or "
+                             "unstable values there)",
+          "recorded": "MindSpore's values: tests/mindspore_ref/op_class_cases.py"})
