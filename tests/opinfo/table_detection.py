@@ -405,3 +405,38 @@ op("ROIAlign", op=_roi_align_op, ms=None, ref=_roi_align_ref, dtypes=_BOX_DTYPES
                              "from the values (MindSpore 2.10's CPU kernel returns NaN or "
                              "unstable values there)",
           "recorded": "MindSpore's values: tests/mindspore_ref/op_class_cases.py"})
+
+
+# ---- RGBToHSV (the colour class MindSpore differentiates) -----------------------------------
+
+def _rgb_to_hsv_ref(x):
+    r, g, b = x[..., 0], x[..., 1], x[..., 2]
+    v = np.maximum(r, np.maximum(g, b))
+    spread = v - np.minimum(r, np.minimum(g, b))
+    with np.errstate(all="ignore"):
+        s = np.where(v > 0, spread / np.where(v > 0, v, 1), 0.0)
+        safe = np.where(spread > 0, spread, 1)
+        h = np.where(r == v, (g - b) / safe, np.where(g == v, 2 + (b - r) / safe,
+                                                      4 + (r - g) / safe)) / 6
+    h = np.where(spread > 0, np.where(h < 0, h + 1, h), 0.0)
+    return np.stack([h, s, v], -1)
+
+
+def _rgb_samples(dtype, rng, full):
+    grey = np.array([[0.3, 0.3, 0.3], [0.0, 0.0, 0.0], [1.0, 0.0, 1.0]])
+    return [Sample(rng.uniform(0, 1, (2, 3, 3)).astype(dtype), label="random"),
+            Sample(grey.astype(dtype), label="grey, black, ties", smooth=False),
+            Sample(rng.uniform(0, 1, (2, 4)).astype(dtype), label="4 channels",
+                   raises=ValueError)]
+
+
+def _rgb_to_hsv_op(x):
+    from tensorjit import ops
+    return ops.RGBToHSV()(x)
+
+
+op("RGBToHSV", op=_rgb_to_hsv_op, ms=None,
+   ref=_rgb_to_hsv_ref, dtypes=(dt.float16, dt.float32, dt.float64), tol=_SAMPLE_TOL,
+   samples=_rgb_samples, fuzz=False,
+   notes={"construction": "elementwise: max / min of the channels, the hue's sector by where",
+          "recorded": "MindSpore's values: tests/mindspore_ref/op_class_cases.py"})
