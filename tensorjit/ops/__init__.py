@@ -122,6 +122,9 @@ from .compat import (rank, size, unstack, select, addn, fill, fills, gather_d, s
 from .loops import scan, while_loop, fori_loop
 from .attention import multi_head_attention_forward
 from .resize import interpolate, upsample
+from .boxes import bounding_box_encode, bounding_box_decode, iou, check_valid
+from .grid_sampling import grid_sample, affine_grid
+from .crops import crop_and_resize
 from .rearrange import pixel_shuffle, pixel_unshuffle, channel_shuffle, repeat_elements
 # indexing, scatter / gather, segments, searching, statistics, array manipulation
 from .scattering import (tensor_scatter_add, tensor_scatter_sub, tensor_scatter_mul,

@@ -45,6 +45,7 @@ from .optimizer_classes import ROWS as OPTIMIZER_ROWS
 from .extra_classes import ROWS as MATH_EXTRA_ROWS
 from . import sparse as SP
 from .nn_class_rows import ROWS as NN_ROWS
+from .image_classes import ROWS as IMAGE_ROWS
 
 
 PLAIN = ("abs neg sign exp log log1p expm1 sqrt rsqrt sin cos tan tanh atan sigmoid relu erf "
@@ -229,6 +230,7 @@ WITH_ATTRIBUTES += LINALG_ROWS      # linalg_classes.py: Cholesky, Svd, MatrixDi
 WITH_ATTRIBUTES += OPTIMIZER_ROWS   # optimizer_classes.py: ApplyMomentum, Adam, SparseApplyFtrl, ...
 WITH_ATTRIBUTES += MATH_EXTRA_ROWS  # extra_classes.py: Addcmul, DivNoNan, Zeta, RandomGamma, ...
 WITH_ATTRIBUTES += NN_ROWS          # nn_class_rows.py: Conv3D, Col2Im, RmsNorm, Dropout2D, ...
+WITH_ATTRIBUTES += IMAGE_ROWS       # image_classes.py: IOU, GridSampler2D, ROIAlign, RGBToHSV, ...
 
 # scatter / gather, segments, searching, cumulative ops, rearrangement (ops/array_classes.py)
 _LOCKING = dict(use_locking=False)

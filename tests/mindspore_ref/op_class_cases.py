@@ -188,7 +188,7 @@ def cases():
     return (unary + binary + bools + structured + _special_math_cases(rng, f, pos)
             + _shrink_and_margin_cases(f) + _array_cases(f) + _window_cases()
             + _linalg_cases(f) + _math_extra_cases(rng, f, pos) + _sparse_cases(f)
-            + _nn_layer_cases(f))
+            + _nn_layer_cases(f) + _image_cases(f))
 
 
 def _sparse_cases(f):
@@ -471,6 +471,46 @@ def _math_extra_cases(rng, f, pos):
             [np.arange(8).reshape(4, 2).astype(np.int64)]),
            ("ConjugateTranspose", {}, [f(2, 3, 4), (2, 0, 1)])]
     return out
+
+
+def _image_cases(f):
+    """Detection and image classes (ops/image_classes.py): boxes, sampling, crops, colour."""
+    boxes = np.array([[0, 0, 10, 10], [1, 1, 8, 9], [5, 5, 12, 14]], np.float32)
+    deltas = np.array([[0.3, -0.2, 0.5, -1.0], [0.0, 0.1, 2.0, 0.2], [-0.4, 0.3, -0.1, 0.6]],
+                      np.float32)
+    x2, x3 = f(2, 3, 4, 5), f(1, 2, 3, 4, 3)
+    grid2 = np.clip(f(2, 3, 2, 2) * 0.7, -1.3, 1.3).astype(np.float32)
+    grid3 = np.clip(f(1, 2, 2, 3, 3) * 0.7, -1.3, 1.3).astype(np.float32)
+    rgb = np.abs(np.tanh(f(1, 2, 3, 3))).astype(np.float32)
+    rois = np.array([[0, 1.2, 0.7, 5.3, 6.1], [1, -2, -1, 3, 2], [1, 4, 3, 4.5, 3.2]], np.float32)
+    crop_boxes = np.array([[0.1, 0.2, 0.8, 0.9], [0.9, 0.7, 0.2, 0.1], [-0.2, -0.1, 1.3, 1.1]],
+                          np.float32)
+    image = f(2, 5, 6, 3)
+    return [("BoundingBoxEncode", {}, [boxes, boxes[::-1] + 1]),
+            ("BoundingBoxEncode", {"means": (0.1, 0.0, -0.2, 0.0), "stds": (0.5, 1.0, 2.0, 1.0)},
+             [boxes, boxes[::-1] + 1]),
+            ("BoundingBoxDecode", {"max_shape": (12, 15)}, [boxes, deltas]),
+            ("BoundingBoxDecode", {"max_shape": (20, 20), "means": (0.1, 0.2, 0.3, 0.4),
+                                   "stds": (0.5, 2.0, 1.5, 1.0), "wh_ratio_clip": 0.5},
+             [boxes, deltas]),
+            ("CheckValid", {}, [boxes, np.array([12, 14, 1], np.float32)]),
+            ("IOU", {}, [boxes, boxes[:2] + 1]), ("IOU", {"mode": "iof"}, [boxes, boxes[:2] + 1]),
+            ("GridSampler2D", {}, [x2, grid2]),
+            ("GridSampler2D", {"interpolation_mode": "nearest", "padding_mode": "border",
+                               "align_corners": True}, [x2, grid2]),
+            ("GridSampler3D", {"padding_mode": "reflection"}, [x3, grid3]),
+            ("AffineGrid", {}, [f(2, 2, 3), (2, 3, 4, 5)]),
+            ("AffineGrid", {"align_corners": True}, [f(1, 3, 4), (1, 2, 2, 3, 4)]),
+            ("CropAndResize", {}, [image, crop_boxes, np.array([0, 1, 1], np.int32), (3, 4)]),
+            ("CropAndResize", {"method": "nearest", "extrapolation_value": -1.5},
+             [image, crop_boxes, np.array([1, 0, 1], np.int32), (4, 1)]),
+            ("ROIAlign", {"pooled_height": 2, "pooled_width": 2, "spatial_scale": 0.5},
+             [f(2, 3, 7, 8), rois]),
+            ("ROIAlign", {"pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.75,
+                          "sample_num": 1, "roi_end_mode": 0}, [f(2, 3, 7, 8), rois]),
+            ("RGBToHSV", {}, [rgb]), ("HSVToRGB", {}, [rgb]),
+            ("AdjustHue", {}, [rgb, np.array(0.3, np.float32)]),
+            ("AdjustSaturation", {}, [rgb, np.array(1.5, np.float32)])]
 
 
 def nn_cases():

@@ -18,4 +18,5 @@ from . import table_custom  # noqa: F401,E402
 from . import table_math_extra  # noqa: F401,E402
 from . import table_nn_extra  # noqa: F401,E402
 from . import table_nn_layers  # noqa: F401,E402
+from . import table_detection  # noqa: F401,E402
 from . import table_sparse  # noqa: F401,E402  (after the dense entries it derives from)
