@@ -63,9 +63,26 @@ GAPS = {
         "the dataset sink's device queue (tensorjit's sink mode feeds the graph from the "
         "pipeline directly)":
             "GetNext",
+        "Ascend-only kernels whose layout is the device kernel's own: rotary embedding with "
+        "Ascend's position formats, and the LSTM op whose flat weights and reserve / state "
+        "outputs are oneDNN's and cuDNN's workspaces (nn.LSTM is offered)":
+            "ApplyRotaryPosEmb LSTM",
+        "detection and sequence ops not yet written: non-maximum suppression variants, "
+        "glimpses, resampling, volume patches, edit distance, n-gram blocking, RNN-T loss, "
+        "random box sampling":
+            "NMSWithMask NonMaxSuppressionV3 NonMaxSuppressionWithOverlaps "
+            "CombinedNonMaxSuppression ExtractGlimpse ScaleAndTranslate ExtractVolumePatches "
+            "EditDistance NoRepeatNGram RNNTLoss SampleDistortedBoundingBoxV2",
+        "not yet written: hooks on gradients, debugging and dropout-mask primitives, "
+        "embedding lookup, index_put, ParallelConcat, the condition number and a few more":
+            "HookBackward InsertGradientOf Assert cond EmbeddingLookup IndexPut ParallelConcat "
+            "Ormqr DropoutGenMask DropoutDoMask ConfusionMatrix SubAndFilter array_reduce Morph",
         "candidate samplers for sampled softmax: not yet written":
             "UniformCandidateSampler uniform_candidate_sampler LogUniformCandidateSampler "
             "log_uniform_candidate_sampler ComputeAccidentalHits",
+    },
+    "mint": {
+        "complex numbers: tensorjit has no complex dtype": "polar",
     },
     "nn": {
         "AdaSum's distributed optimizer wrappers (Ascend, over HCCL)":

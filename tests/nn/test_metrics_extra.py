@@ -16,8 +16,12 @@ def test_against_mindspore(case):
     got = recorded.flatten(recorded.run(nn, Tensor, case, RECORD))
     assert f"{case[0]}#{len(got)}" not in RECORD
     for i, value in enumerate(got):
-        np.testing.assert_allclose(value, RECORD[f"{case[0]}#{i}"], rtol=1e-6, atol=1e-7,
-                                   err_msg=f"{case[0]} #{i}")
+        want = RECORD[f"{case[0]}#{i}"]
+        # OcclusionSensitivity's values are differences of a model's float32 outputs: a
+        # few ulps of those (the BLAS's summation order) is the tolerance there
+        atol = (1e-6 * float(np.max(np.abs(want))) if case[0] == "OcclusionSensitivity"
+                else 1e-7)
+        np.testing.assert_allclose(value, want, rtol=1e-6, atol=atol, err_msg=f"{case[0]} #{i}")
 
 
 @pytest.mark.parametrize("label, x, y, reorder", recorded.AUC_CASES)
