@@ -15,7 +15,7 @@ from . import shape as S
 from .arrays import diff
 from .compat import addn
 from .creation import arange
-from .special_binary import copysign, bitwise_right_shift, truncate_div, float_power
+from .special_binary import bitwise_right_shift, truncate_div, float_power
 
 __all__ = ["addcdiv", "addcmul", "invert", "population_count", "signbit", "sgn",
            "is_floating_point", "is_nonzero", "type_as", "view_as", "tensor_muls", "pows",
@@ -140,11 +140,12 @@ def population_count(input_x):
 
 
 def signbit(input):
-    """True where the sign bit is set: negative numbers, -0.0 and NaNs with the sign set
-    (bool); False for unsigned integers and bool."""
+    """True where an element is less than 0, as MindSpore defines it (bool): -0.0 and NaN
+    are False there (NumPy and PyTorch read the sign bit: True for -0.0); False for
+    unsigned integers and bool."""
     x = _tensor(input, "signbit")
     if dt.is_float(x.dtype):
-        return E.lt(copysign(E.ones_like(x), x), 0)
+        return E.lt(x, 0)
     if x.dtype == dt.bool_ or np.iinfo(x.dtype).min == 0:
         return E.zeros_like(x, dt.bool_)
     return E.lt(x, 0)

@@ -67,15 +67,22 @@ op("invert", ref=np.invert, dtypes=INTS, samples=unary(), grad=False,
 op("population_count", ref=lambda x: np.bitwise_count(_unsigned_view(x)).astype(np.uint8),
    dtypes=INTS, samples=unary(int_domain=(-300, 300)), grad=False,
    result=lambda x: dt.uint8, **_NO_TORCH)
-op("signbit", ref=lambda x: np.signbit(x) if x.dtype != np.bool_ else np.zeros(x.shape, bool),
+_DAZ = ("MindSpore 2.10's CPU kernel flushes subnormal inputs to zero (-1.4e-45 counts as "
+        "0 there); we keep IEEE subnormals")
+op("signbit", ref=lambda x: np.less(x, 0) if x.dtype != np.bool_ else np.zeros(x.shape, bool),
    dtypes=ALL, samples=unary(), grad=False, result=lambda x: dt.bool_,
-   only_declared=False, torch=lambda torch, x: torch.signbit(x))
+   only_declared=False, torch=lambda torch, x: torch.signbit(x),
+   torch_differs={"value:edge": Differs("PyTorch reads the sign bit (True for -0.0); "
+                                        "MindSpore's signbit is x < 0")},
+   ms_differs={"value:edge": _DAZ},
+   notes={"definition": "x < 0, MindSpore's documented rule: False for -0.0 and NaN"})
 op("sgn", ref=lambda x: np.where(np.isnan(x), 0, np.sign(x)).astype(x.dtype),
    dtypes=(dt.int32, dt.int64, dt.float16, dt.bfloat16, dt.float32, dt.float64),
    samples=unary(), grad=False, signed_zeros=False, **_NO_TORCH,
    notes={"complex": "real inputs only: tensorjit has no complex dtype (MindSpore's "
                      "x / |x| of complex inputs does not apply)",
-          "NaN": "0, as MindSpore 2.10's sgn"})
+          "NaN": "0, as MindSpore 2.10's sgn"},
+   ms_differs={"value:edge": _DAZ})
 op("isnan_ext", ref=lambda x: np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool),
    dtypes=ALL, samples=unary(), grad=False, result=lambda x: dt.bool_,
    torch=lambda torch, x: torch.isnan(x))
@@ -231,6 +238,9 @@ op("zeta", ref=special.zeta, dtypes=_F32_F64, samples=binary((1.5, 4.0), (0.5, 3
    torch_differs={"value:edge grid": Differs("at infinite / zero arguments SciPy and "
                                              "MindSpore give 0 or inf where PyTorch gives NaN"),
                   "grad:edge grid": Differs("the same edge values' gradients")},
+   ms_differs={"value:edge grid": "at poles and infinite arguments MindSpore 2.10's CPU "
+                                  "kernel gives NaN or 0 where SciPy gives inf or NaN; we "
+                                  "follow SciPy"},
    notes={"gradient": "d/dq = -x zeta(x + 1, q); none for x (MindSpore has none)"})
 
 
