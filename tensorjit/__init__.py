@@ -34,6 +34,7 @@ from .ops.random import get_seed
 from .ops.compat import is_tensor
 from .ops.sparse import COOTensor, CSRTensor, RowTensor, RowTensorInner, SparseTensor
 from . import profiler
+from . import runtime   # mindspore.runtime (runtime settings, memory statistics)
 from .deploy import export, load       # (mindspore.export / mindspore.load)
 from .profiler import Profiler
 from .tensor import tensor  # noqa: E402  (the function; the module stays tensorjit.tensor)
