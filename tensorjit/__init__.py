@@ -35,6 +35,7 @@ from .ops.compat import is_tensor
 from .ops.sparse import COOTensor, CSRTensor, RowTensor, RowTensorInner, SparseTensor
 from . import profiler
 from . import runtime   # mindspore.runtime (runtime settings, memory statistics)
+from . import utils     # mindspore.utils (health checks, DLPack, dry run)
 from .deploy import export, load       # (mindspore.export / mindspore.load)
 from .profiler import Profiler
 from .tensor import tensor  # noqa: E402  (the function; the module stays tensorjit.tensor)
