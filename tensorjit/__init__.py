@@ -14,6 +14,7 @@ from . import dataset
 from . import mindrecord   # mindspore.mindrecord (MindRecord files)
 from . import amp
 from . import train
+from .train import SummaryRecord   # mindspore.SummaryRecord
 # mindspore exports train's names at the top too (``from mindspore import Model, LossMonitor``)
 from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,
                     CheckpointConfig, EarlyStopping, History, LambdaCallback,
