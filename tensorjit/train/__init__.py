@@ -22,4 +22,5 @@ __all__ = ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "His
            "MAE", "MSE", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
            "Top5CategoricalAccuracy", "get_metric_fn", "names", "metrics", "save_checkpoint",
            "load_checkpoint", "load_param_into_net", "LossScaleManager", "FixedLossScaleManager",
-           "DynamicLossScaleManager", "build_train_network", "callbacks", "summary", "SummaryRecord"]
+           "DynamicLossScaleManager", "build_train_network", "callbacks", "summary",
+           "SummaryRecord"]
