@@ -17,6 +17,7 @@ from .readers import MnistDataset, Cifar10Dataset, ImageFolderDataset
 from .mind_dataset import MindDataset, Shuffle
 from .iterators import TupleIterator, DictIterator
 from . import transforms, vision
+from . import text  # mindspore.dataset.text
 
 __all__ = ["config", "Dataset", "BatchInfo", "MapDataset", "GeneratorDataset",
            "NumpySlicesDataset", "MnistDataset", "Cifar10Dataset", "ImageFolderDataset",
