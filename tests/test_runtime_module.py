@@ -124,3 +124,27 @@ def test_set_cpu_affinity_disabled_and_bind_file(tmp_path):
     path.write_text('{"bind_cpu": {"device0": {"main": "%d"}}}' % first)
     rt.set_cpu_affinity(True, bind_file=str(path))
     assert os.sched_getaffinity(0) == {first}
+
+
+def test_streams_and_events():
+    rt = tj.runtime
+    stream = rt.Stream()
+    assert stream == rt.current_stream() == rt.default_stream() and stream.id == 0
+    assert stream.query() is True and stream.synchronize() is None
+    with pytest.raises(TypeError, match="'other' should be Stream"):
+        stream == 1
+    with rt.StreamCtx(rt.Stream(priority=1)):
+        assert rt.current_stream().priority == 1
+    assert rt.current_stream().priority == 0
+    with pytest.raises(TypeError, match="'ctx_stream' should be Stream"):
+        rt.StreamCtx(3)
+    start, end = rt.Event(enable_timing=True), rt.Event(enable_timing=True)
+    start.record()
+    sum(range(10000))
+    end.record(stream)
+    assert end.query() and 0.0 <= start.elapsed_time(end) < 10_000
+    with pytest.raises(RuntimeError, match="enable_timing=True"):
+        rt.Event().elapsed_time(end)
+    with pytest.raises(TypeError, match="'enable_timing' must be a bool"):
+        rt.Event(enable_timing=1)
+    assert isinstance(stream.record_event(), rt.Event)
