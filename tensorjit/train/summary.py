@@ -2,9 +2,9 @@
 
 The files are MindSpore's format (see ``summary_format``), named as MindSpore names them
 (``<prefix>.out.events.summary.<seconds>.<device id>.<host><suffix>``), readable by
-MindInsight and by MindSpore's ``summary_pb2``. The 'scalar' and 'tensor' plugins are
-written; 'image', 'histogram', graphs and lineage need protobuf messages tensorjit does not
-produce, so they are refused with a ValueError naming what is supported.
+MindInsight and by MindSpore's ``summary_pb2``. The 'scalar', 'tensor' and 'histogram'
+plugins are written; 'image' (PNG-encoded), graphs and lineage need messages tensorjit does
+not produce, so they are refused with a ValueError naming what is supported.
 """
 import os
 import platform
@@ -95,9 +95,9 @@ class SummaryRecord:
                              'expect value is one of [tensor, scalar, image, histogram, '
                              'train_lineage, eval_lineage, dataset_graph, custom_lineage_data, '
                              'graph, landscape]')
-        if plugin not in ("scalar", "tensor"):
-            raise ValueError(f"For 'SummaryRecord.add_value', tensorjit writes the 'scalar' and "
-                             f"'tensor' plugins; {plugin!r} is not supported")
+        if plugin not in ("scalar", "tensor", "histogram"):
+            raise ValueError(f"For 'SummaryRecord.add_value', tensorjit writes the 'scalar', "
+                             f"'tensor' and 'histogram' plugins; {plugin!r} is not supported")
         if not name or not isinstance(name, str):
             raise ValueError(f'For "SummaryRecord", the parameter "name" type should be str, '
                              f'but got {type(name)}.')
@@ -108,7 +108,7 @@ class SummaryRecord:
         if plugin == "scalar" and array.size != 1:
             raise ValueError(f'For "SummaryRecord", the v rank must be less than or equal to 1, '
                              f'but got {len(array)}.')
-        if plugin == "tensor" and array.ndim == 0:
+        if plugin in ("tensor", "histogram") and array.ndim == 0:
             raise ValueError('For "SummaryRecord", the value should not be empty.')
         if array.dtype.type not in summary_format.DATA_TYPES:
             raise TypeError(f"Transform numpy type failed in Summary, got {array.dtype}")

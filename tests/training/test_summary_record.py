@@ -83,3 +83,26 @@ def test_summary_record_file(tmp_path):
     with pytest.raises(ValueError, match="is illegal"):
         tj.SummaryRecord(str(tmp_path), file_prefix="a b")
     tj.SummaryRecord(str(tmp_path)).close()   # the slot was freed
+
+
+# MindSpore 2.10's event (after wall_time) for add_value('histogram', 'h<i>', ...) of these four
+# arrays and record(1): NaN / inf counts, int edges, a constant array, no finite value
+MINDSPORE_HISTOGRAMS = (
+    "10012a95020a550a0268304a4f0a140900000000000008c011000000000000144018030a1409000000000000"
+    "00401100000000000014401802100118012000290000000000001c403100000000000008c039000000000000"
+    "1f4040070a550a0268314a4f0a1409000000000000000011000000000000144018050a140900000000000014"
+    "4011000000000000184018071000180020002900000000000026403100000000000000003900000000008050"
+    "40400c0a550a0268324a4f0a14090000000000000c4011000000000000e03f18000a14090000000000001040"
+    "11000000000000e03f1802100018002000290000000000001040310000000000001040390000000000002040"
+    "40020a0e0a0268334a081002180020004002")
+
+
+def test_histograms_match_mindspore_bytes():
+    values = [np.array([1.0, 2.5, np.nan, np.inf, -3.0, 0.25, 7.0], np.float32),
+              np.arange(12, dtype=np.int32).reshape(3, 4), np.full((2,), 4.0, np.float64),
+              np.array([np.nan, np.nan], np.float32)]
+    event = summary_format.summary_event(
+        [("histogram", f"h{i}", v) for i, v in enumerate(values)], 1, 0.0)
+    assert event[9:].hex() == MINDSPORE_HISTOGRAMS
+    assert [summary_format.histogram_bins(n) for n in (0, 5, 10, 11, 880, 881)] == \
+        [1, 2, 3, 2, 89, 90]
