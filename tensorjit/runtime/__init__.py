@@ -13,7 +13,8 @@ from .settings import (launch_blocking, dispatch_threads_num, set_kernel_launch_
 from .affinity import set_cpu_affinity
 from .memory import (memory_stats, memory_reserved, max_memory_reserved, memory_allocated,
                      max_memory_allocated, empty_cache, reset_peak_memory_stats,
-                     reset_max_memory_reserved, reset_max_memory_allocated, memory_summary)
+                     reset_max_memory_reserved, reset_max_memory_allocated, memory_summary,
+                     memory_replay)
 from .sync import synchronize
 from .streams import (Stream, Event, StreamCtx, current_stream, default_stream,
                       communication_stream, set_cur_stream)
@@ -23,5 +24,6 @@ __all__ = ["launch_blocking", "dispatch_threads_num", "set_kernel_launch_group",
            "memory_reserved", "max_memory_reserved", "memory_allocated",
            "max_memory_allocated", "empty_cache", "reset_peak_memory_stats",
            "reset_max_memory_reserved", "reset_max_memory_allocated", "memory_summary",
+           "memory_replay",
            "synchronize", "Stream", "Event", "StreamCtx", "current_stream", "default_stream",
            "communication_stream", "set_cur_stream"]

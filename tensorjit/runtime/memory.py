@@ -72,3 +72,13 @@ def memory_summary():
         lines += ["-" * 45, " {:<20} | {:<20} ".format(label, _format_size(stats[key]))]
     lines.append("=" * 45)
     return "|" + "|\n|".join(lines) + "|\n"
+
+
+def memory_replay(file_path):
+    """Replay an Ascend memory pool's block trace (memory_block.csv): Ascend only.
+
+    MindSpore's CPU build raises RuntimeError (no Ascend device context); so does tensorjit,
+    which has no device memory pool to replay into."""
+    raise RuntimeError(f"memory_replay({file_path!r}): replaying a memory_block.csv needs an "
+                       f"Ascend device's memory pool; tensorjit runs on CPU, where MindSpore "
+                       f"fails to create the Ascend device context too.")

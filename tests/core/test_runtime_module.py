@@ -42,6 +42,8 @@ def test_memory_statistics_are_mindspore_cpu_zeros():
         "|---------------------------------------------|",
         "| Reserved memory      |      0 B             |"]
     assert len(summary.splitlines()) == 17 and summary.endswith("|\n")
+    with pytest.raises(RuntimeError, match="Ascend"):
+        rt.memory_replay("memory_block.csv")
 
 
 def test_memory_summary_units():
