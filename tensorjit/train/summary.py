@@ -53,6 +53,12 @@ class SummaryRecord:
             if not isinstance(raise_exception, bool):
                 raise TypeError(f"The type of 'raise_exception' should be 'bool', but got "
                                 f"'{type(raise_exception).__name__}'.")
+            if export_options is not None:
+                raise ValueError("For 'SummaryRecord', tensorjit does not export summary data "
+                                 "to files ('export_options'): give None")
+            if network is not None:
+                warnings.warn("For 'SummaryRecord', tensorjit does not write the network's "
+                              "graph (MindSpore's optimized graph proto); 'network' is ignored")
             if max_file_size is not None and max_file_size < 0:
                 warnings.warn("For 'SummaryRecord', the 'max_file_size' should be greater than 0.")
                 max_file_size = None

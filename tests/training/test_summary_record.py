@@ -82,6 +82,8 @@ def test_summary_record_file(tmp_path):
         record.__enter__()
     with pytest.raises(ValueError, match="is illegal"):
         tj.SummaryRecord(str(tmp_path), file_prefix="a b")
+    with pytest.raises(ValueError, match="export_options"):
+        tj.SummaryRecord(str(tmp_path), export_options={"tensor_format": "npy"})
     tj.SummaryRecord(str(tmp_path)).close()   # the slot was freed
 
 
