@@ -14,6 +14,7 @@ from . import dataset
 from . import mindrecord   # mindspore.mindrecord (MindRecord files)
 from . import amp
 from . import train
+from .train import SummaryRecord   # mindspore.SummaryRecord
 # mindspore exports train's names at the top too (``from mindspore import Model, LossMonitor``)
 from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,
                     CheckpointConfig, EarlyStopping, History, LambdaCallback,
@@ -34,6 +35,8 @@ from .ops.random import get_seed
 from .ops.compat import is_tensor
 from .ops.sparse import COOTensor, CSRTensor, RowTensor, RowTensorInner, SparseTensor
 from . import profiler
+from . import runtime   # mindspore.runtime (runtime settings, memory statistics)
+from . import utils     # mindspore.utils (health checks, DLPack, dry run)
 from .deploy import export, load       # (mindspore.export / mindspore.load)
 from .profiler import Profiler
 from .tensor import tensor  # noqa: E402  (the function; the module stays tensorjit.tensor)

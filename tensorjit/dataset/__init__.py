@@ -17,6 +17,8 @@ from .readers import MnistDataset, Cifar10Dataset, ImageFolderDataset
 from .mind_dataset import MindDataset, Shuffle
 from .iterators import TupleIterator, DictIterator
 from . import transforms, vision
+from . import text  # mindspore.dataset.text
+from . import audio  # mindspore.dataset.audio
 
 __all__ = ["config", "Dataset", "BatchInfo", "MapDataset", "GeneratorDataset",
            "NumpySlicesDataset", "MnistDataset", "Cifar10Dataset", "ImageFolderDataset",

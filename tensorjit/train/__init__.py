@@ -13,6 +13,8 @@ from ..checkpoint import save_checkpoint, load_checkpoint, load_param_into_net
 from ..amp import (LossScaleManager, FixedLossScaleManager, DynamicLossScaleManager,
                    build_train_network)
 from . import callbacks
+from . import summary
+from .summary import SummaryRecord
 
 __all__ = ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "History",
            "EarlyStopping", "LambdaCallback", "LearningRateScheduler", "CheckpointConfig",
@@ -20,4 +22,5 @@ __all__ = ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "His
            "MAE", "MSE", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy",
            "Top5CategoricalAccuracy", "get_metric_fn", "names", "metrics", "save_checkpoint",
            "load_checkpoint", "load_param_into_net", "LossScaleManager", "FixedLossScaleManager",
-           "DynamicLossScaleManager", "build_train_network", "callbacks"]
+           "DynamicLossScaleManager", "build_train_network", "callbacks", "summary",
+           "SummaryRecord"]

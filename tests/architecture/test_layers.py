@@ -21,7 +21,7 @@ LAYERS = [
     ("capture",),                                   # trace, ast, bytecode
     ("jit", "functional"),                          # options, dispatch, cache; vmap, jvp
     ("communication", "run", "tools", "tune", "bench", "train", "common", "profiler",
-     "profile", "deploy", "__init__"),  # top
+     "profile", "deploy", "runtime", "utils", "__init__"),  # top
 ]
 PACKAGE_DIR = os.path.dirname(tensorjit.__file__)
 # MindSpore's import paths that only re-export names of several units (``from

@@ -104,3 +104,14 @@ def test_facade_modules_sit_on_the_top_layer():
                                   "sequence_mask", "addn"])
 def test_functional_names_exist(name):
     assert callable(getattr(ops, name))
+
+
+def test_runtime_utils_summary_and_dataset_text_audio_paths():
+    # ms.runtime / ms.utils / ms.SummaryRecord / ms.train.summary / ms.dataset.text / audio
+    from tensorjit.train.summary import SummaryRecord
+    from tensorjit.dataset.text import Vocab, Lookup
+    from tensorjit.dataset.audio import Spectrogram, WindowType
+    assert ms.SummaryRecord is SummaryRecord is ms.train.SummaryRecord
+    assert ms.dataset.text.Vocab is Vocab and ms.dataset.audio.Spectrogram is Spectrogram
+    assert callable(ms.runtime.set_cpu_affinity) and callable(ms.utils.stress_detect)
+    assert importlib.import_module("tensorjit.utils.dryrun").set_simulation
