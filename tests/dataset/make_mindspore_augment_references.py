@@ -29,6 +29,34 @@ COLOR_CASES = [
 ]
 FLOAT_CASES = ["invert", "brightness", "contrast", "saturation"]
 
+# (name, class name, args, keyword args); "resample" names an Inter member
+GEOMETRY_CASES = [
+    ("rotate_30", "Rotate", (30,), {}),
+    ("rotate_m75_linear", "Rotate", (-75.5,), {"resample": "BILINEAR", "fill_value": (9, 80, 200)}),
+    ("rotate_expand", "Rotate", (30,), {"expand": True}),
+    ("rotate_expand_linear", "Rotate", (123,), {"expand": True, "resample": "BILINEAR"}),
+    ("rotate_center", "Rotate", (45,), {"center": (2, 3), "fill_value": 17}),
+    ("affine", "Affine", (20, [0.1, -0.2], 1.2, [5, 0]), {}),
+    ("affine_linear", "Affine", (-35, [0.05, 0.1], 0.8, [10, -7]),
+     {"resample": "BILINEAR", "fill_value": (1, 2, 3)}),
+    ("affine_shear", "Affine", (0, [0, 0], 1.0, 25.0), {"resample": "BILINEAR"}),
+    ("pad", "Pad", ([1, 2, 3, 4],), {"fill_value": (5, 6, 7)}),
+    ("pad_edge", "Pad", ([2, 1],), {"padding_mode": "EDGE"}),
+    ("pad_reflect", "Pad", (2,), {"padding_mode": "REFLECT"}),
+    ("pad_symmetric", "Pad", (2,), {"padding_mode": "SYMMETRIC"}),
+]
+GEOMETRY_FLOAT_CASES = ["rotate_30", "rotate_m75_linear", "affine_linear"]
+
+
+def resolve(vision, kwargs):
+    """Keyword arguments with Inter / Border names replaced by the module's members."""
+    out = dict(kwargs)
+    if "resample" in out:
+        out["resample"] = getattr(vision.Inter, out["resample"])
+    if "padding_mode" in out:
+        out["padding_mode"] = getattr(vision.Border, out["padding_mode"])
+    return out
+
 if __name__ == "__main__":
     import mindspore.dataset.vision as vision
     out = {}
@@ -38,4 +66,9 @@ if __name__ == "__main__":
             if name in FLOAT_CASES:
                 out[f"{name}_{key}_float"] = getattr(vision, cls)(*args)(
                     source.astype(np.float32) / 255)
+        for name, cls, args, kwargs in GEOMETRY_CASES:
+            op = getattr(vision, cls)(*args, **resolve(vision, kwargs))
+            out[f"{name}_{key}"] = op(source)
+            if name in GEOMETRY_FLOAT_CASES:
+                out[f"{name}_{key}_float"] = op(source.astype(np.float32) / 255)
     np.savez_compressed(os.path.join(HERE, "data", "mindspore_augment.npz"), **out)

@@ -5,6 +5,9 @@ from .color import (Equalize, AutoContrast, Invert, Posterize, Solarize, AdjustB
                     AdjustContrast, AdjustSaturation, AdjustHue)
 from .random_color import (RandomColorAdjust, RandomEqualize, RandomAutoContrast, RandomInvert,
                            RandomPosterize, RandomSolarize)
+from .geometry import (Pad, Rotate, Affine, RandomRotation, RandomAffine, RandomResizedCrop,
+                       RandomErasing)
 from . import transforms as _base, color as _color, random_color as _random_color
+from . import geometry as _geometry
 
-__all__ = _base.__all__ + _color.__all__ + _random_color.__all__
+__all__ = _base.__all__ + _color.__all__ + _random_color.__all__ + _geometry.__all__
