@@ -16,11 +16,13 @@ __all__ = ["Inter", "Border", "Decode", "Rescale", "Normalize", "HWC2CHW", "Resi
 
 
 class Inter(enum.Enum):
+    """Interpolation modes, with MindSpore 2.10's values (LINEAR and CUBIC: its 1.x names)."""
     NEAREST = 0
-    LINEAR = BILINEAR = 1
-    CUBIC = BICUBIC = 2
-    AREA = 3
-    PILCUBIC = 4
+    ANTIALIAS = 1
+    BILINEAR = LINEAR = 2
+    BICUBIC = CUBIC = 3
+    AREA = 4
+    PILCUBIC = 5
 
 
 class Border(enum.Enum):
