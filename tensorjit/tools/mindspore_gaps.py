@@ -57,7 +57,8 @@ GAPS = {
             "reduce_scatter_tensor reduce_scatter_tensor_uneven scatter_object_list "
             "scatter_tensor send send_object_list set_comm_ops_inplace _AllSwap Pull Push "
             "MapCacheIdx MapUniform make_map_parameter",
-        "summaries and dumps for MindInsight, which tensorjit does not write":
+        "in-graph summaries and dumps: SummaryRecord writes MindSpore's event files from "
+        "add_value, but the ops that feed it from inside a graph are not written yet":
             "ScalarSummary ImageSummary TensorSummary HistogramSummary TensorDump tensordump "
             "DumpGradient",
         "the dataset sink's device queue (tensorjit's sink mode feeds the graph from the "
