@@ -1,6 +1,6 @@
 """Small learnable datasets written in the standard on-disk formats (MNIST's IDX files,
-CIFAR-10's binary batches, CIFAR-100's train.bin / test.bin), so examples, tests and benchmarks exercise the real readers
-without downloading anything.
+CIFAR-10's binary batches, CIFAR-100's train.bin / test.bin), so examples, tests and
+benchmarks exercise the real readers without downloading anything.
 
 Each class is a fixed random pattern; an image is its class's pattern plus noise, so a
 small network learns to tell them apart within a few dozen steps.
