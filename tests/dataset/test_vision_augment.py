@@ -93,8 +93,16 @@ def test_augment_argument_errors():
                         (lambda: vision.RandomSelectSubpolicy([[(vision.Invert(), 2)]]),
                          ValueError),
                         (lambda: vision.RandomSelectSubpolicy([[(1, 0.5)]]), TypeError),
-                        (lambda: vision.RandomSharpness(-1), ValueError)]:
+                        (lambda: vision.RandomSharpness(-1), TypeError),
+                        (lambda: vision.RandomSharpness((1.5, 0.5)), ValueError)]:
         with pytest.raises(error):
             make()
+    ds.config.set_seed(6)
+    source = images()["noise"]
+    sharpened = {vision.RandomSharpness((0.5, 1.5))(source).tobytes() for _ in range(5)}
+    assert len(sharpened) > 1
+    assert vision.RandomSharpness((1.3, 1.3))(source).tobytes() == \
+        vision.AdjustSharpness(1.3)(source).tobytes()
+    ds.config.set_seed(5489)
     with pytest.raises(RuntimeError, match="H,W,3"):
         vision.AutoAugment()(images()["noise"].astype(np.float32))

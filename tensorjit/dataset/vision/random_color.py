@@ -137,10 +137,10 @@ class RandomSharpness(RandomOp):
 
     def __init__(self, degrees=(0.1, 1.9)):
         super().__init__()
-        self.degrees = factor_range(degrees, "degrees", "RandomSharpness")
         if not isinstance(degrees, (list, tuple)):
-            raise TypeError(f"RandomSharpness: degrees must be a sequence (min, max), got "
+            raise TypeError(f"RandomSharpness: degrees must be either a tuple or a list, got "
                             f"{degrees!r}")
+        self.degrees = factor_range(degrees, "degrees", "RandomSharpness")
 
     def __call__(self, image):
         low, high = self.degrees
