@@ -6,6 +6,9 @@ uncompressed or gzipped; nothing is downloaded):
 - ``Cifar10Dataset``: binary batches ``data_batch_1.bin`` .. ``data_batch_5.bin`` and
   ``test_batch.bin``, records of 1 label byte + 3072 image bytes (channel-major);
   columns ``image`` (32, 32, 3) uint8 and ``label`` uint32.
+- ``Cifar100Dataset``: binary files ``train.bin`` and ``test.bin``, records of a coarse
+  label byte, a fine label byte and 3072 image bytes; columns ``image`` (32, 32, 3) uint8,
+  ``coarse_label`` and ``fine_label`` uint32.
 - ``ImageFolderDataset``: one sub-directory per class; columns ``image`` (the file's
   bytes, or decoded with ``decode=True``) and ``label`` int32.
 """
@@ -16,7 +19,7 @@ import numpy as np
 
 from .sources import IndexedSource
 
-__all__ = ["MnistDataset", "Cifar10Dataset", "ImageFolderDataset"]
+__all__ = ["MnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset"]
 
 _IDX_TYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
 
@@ -106,6 +109,22 @@ class MnistDataset(IndexedSource):
         return self.images[index], self.labels[index]
 
 
+def _cifar_records(directory, names, record, who, kind):
+    paths = [os.path.join(directory, n) for n in names
+             if os.path.isfile(os.path.join(directory, n))]
+    if not paths:
+        raise ValueError(f"{who}: {directory} has none of the {kind} binary files {names}")
+    records = []
+    for path in paths:
+        data = np.fromfile(path, np.uint8)
+        if data.size % record:
+            raise ValueError(f"{who}: {path} has {data.size} bytes, not a whole number of "
+                             f"{record}-byte records: it is truncated or not a {kind} binary "
+                             f"file")
+        records.append(data.reshape(-1, record))
+    return np.concatenate(records)
+
+
 class Cifar10Dataset(IndexedSource):
     RECORD = 1 + 32 * 32 * 3
 
@@ -117,20 +136,7 @@ class Cifar10Dataset(IndexedSource):
         names = {"train": [f"data_batch_{k}.bin" for k in range(1, 6)],
                  "test": ["test_batch.bin"]}
         wanted = names["train"] + names["test"] if usage == "all" else names[usage]
-        paths = [os.path.join(directory, n) for n in wanted
-                 if os.path.isfile(os.path.join(directory, n))]
-        if not paths:
-            raise ValueError(f"{who}: {directory} has none of the CIFAR-10 binary files "
-                             f"{wanted}")
-        records = []
-        for path in paths:
-            data = np.fromfile(path, np.uint8)
-            if data.size % self.RECORD:
-                raise ValueError(f"{who}: {path} has {data.size} bytes, not a whole number of "
-                                 f"{self.RECORD}-byte records: it is truncated or not a "
-                                 f"CIFAR-10 binary batch")
-            records.append(data.reshape(-1, self.RECORD))
-        records = np.concatenate(records)
+        records = _cifar_records(directory, wanted, self.RECORD, who, "CIFAR-10")
         self.labels = records[:, 0].astype(np.uint32)
         self.images = records[:, 1:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
         super().__init__(["image", "label"], num_samples, num_parallel_workers, shuffle,
@@ -141,6 +147,30 @@ class Cifar10Dataset(IndexedSource):
 
     def _read(self, index):
         return np.ascontiguousarray(self.images[index]), self.labels[index]
+
+
+class Cifar100Dataset(IndexedSource):
+    RECORD = 2 + 32 * 32 * 3
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        who = "Cifar100Dataset"
+        directory = _check_dir(dataset_dir, who)
+        usage = _usage(usage, who)
+        wanted = ["train.bin", "test.bin"] if usage == "all" else [f"{usage}.bin"]
+        records = _cifar_records(directory, wanted, self.RECORD, who, "CIFAR-100")
+        self.coarse_labels = records[:, 0].astype(np.uint32)
+        self.fine_labels = records[:, 1].astype(np.uint32)
+        self.images = records[:, 2:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
+        super().__init__(["image", "coarse_label", "fine_label"], num_samples,
+                         num_parallel_workers, shuffle, num_shards, shard_id, who)
+
+    def _length(self):
+        return len(self.fine_labels)
+
+    def _read(self, index):
+        return (np.ascontiguousarray(self.images[index]), self.coarse_labels[index],
+                self.fine_labels[index])
 
 
 class ImageFolderDataset(IndexedSource):

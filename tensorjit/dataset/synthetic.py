@@ -1,6 +1,6 @@
 """Small learnable datasets written in the standard on-disk formats (MNIST's IDX files,
-CIFAR-10's binary batches), so examples, tests and benchmarks exercise the real readers
-without downloading anything.
+CIFAR-10's binary batches, CIFAR-100's train.bin / test.bin), so examples, tests and
+benchmarks exercise the real readers without downloading anything.
 
 Each class is a fixed random pattern; an image is its class's pattern plus noise, so a
 small network learns to tell them apart within a few dozen steps.
@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-__all__ = ["write_idx", "write_mnist", "write_cifar10", "class_images"]
+__all__ = ["write_idx", "write_mnist", "write_cifar10", "write_cifar100", "class_images"]
 
 _IDX_CODES = {np.dtype(np.uint8): 0x08, np.dtype(np.int8): 0x09}
 
@@ -53,5 +53,17 @@ def write_cifar10(directory, per_batch=100, batches=5, test=100, seed=0):
     for k, (name, count) in enumerate(zip(names, counts)):
         images, labels = class_images(count, (3, 32, 32), seed=seed + k)
         records = np.concatenate([labels[:, None], images.reshape(count, 3 * 32 * 32)], axis=1)
+        records.astype(np.uint8).tofile(os.path.join(directory, name))
+    return directory
+
+
+def write_cifar100(directory, train=100, test=50, seed=0):
+    """CIFAR-100 binary files (train.bin, test.bin) in ``directory``: records of a coarse
+    label (fine label // 5), a fine label and the channel-major image."""
+    os.makedirs(directory, exist_ok=True)
+    for k, (name, count) in enumerate((("train.bin", train), ("test.bin", test))):
+        images, fine = class_images(count, (3, 32, 32), num_classes=100, seed=seed + k)
+        records = np.concatenate([(fine // 5)[:, None], fine[:, None],
+                                  images.reshape(count, 3 * 32 * 32)], axis=1)
         records.astype(np.uint8).tofile(os.path.join(directory, name))
     return directory

@@ -26,6 +26,7 @@ COLOR_CASES = [
     ("contrast", "AdjustContrast", (0.6,)), ("contrast_up", "AdjustContrast", (1.7,)),
     ("saturation", "AdjustSaturation", (1.7,)), ("saturation_down", "AdjustSaturation", (0.3,)),
     ("hue", "AdjustHue", (0.2,)), ("hue_neg", "AdjustHue", (-0.35,)),
+    ("sharpness", "AdjustSharpness", (1.8,)), ("sharpness_blur", "AdjustSharpness", (0.2,)),
 ]
 FLOAT_CASES = ["invert", "brightness", "contrast", "saturation"]
 

@@ -6,7 +6,9 @@ import numpy as np
 from ... import dtype as dt
 from .. import config, row_key
 
-__all__ = ["TypeCast", "Compose", "OneHot", "RandomOp"]
+__all__ = ["TypeCast", "Compose", "OneHot", "RandomOp", "Relational", "Fill", "Concatenate",
+           "Duplicate", "Mask", "Slice", "PadEnd", "Unique", "RandomChoice", "RandomApply",
+           "RandomOrder"]
 
 
 class TypeCast:
@@ -98,3 +100,9 @@ class RandomOp:
             return (bits * high) >> 64
         with self._lock:
             return int(self._rng.integers(high))
+
+
+# after RandomOp and Compose, which these modules build on
+from .data_ops import (Relational, Fill, Concatenate, Duplicate, Mask, Slice,  # noqa: E402
+                       PadEnd, Unique)
+from .random_ops import RandomChoice, RandomApply, RandomOrder  # noqa: E402

@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 
 __all__ = ["Equalize", "AutoContrast", "Invert", "Posterize", "Solarize", "AdjustBrightness",
-           "AdjustContrast", "AdjustSaturation", "AdjustHue"]
+           "AdjustContrast", "AdjustSaturation", "AdjustHue", "AdjustSharpness"]
 
 
 def rgb_image(image, who, dtypes=None):
@@ -305,3 +305,43 @@ def adjust_hue(image, factor):
     shift = int(factor * 255)
     hsv[..., 0] = (hsv[..., 0].astype(np.int64) + shift) % 256
     return hsv_full_to_rgb(hsv)
+
+
+# MindSpore's smoothing filter of sharpness (Pillow's): 1 around a centre of 5, over 13
+_SMOOTH = np.array([[1, 1, 1], [1, 5, 1], [1, 1, 1]], np.float32) / np.float32(13)
+
+
+def adjust_sharpness(image, factor):
+    """Blend with the image smoothed by ``_SMOOTH`` (its border pixels kept as they are):
+    ``image * factor + smoothed * (1 - factor)``."""
+    source = image.astype(np.float32)
+    squeeze = source.ndim == 2
+    if squeeze:
+        source = source[..., None]
+    h, w = source.shape[:2]
+    smoothed = source.copy()
+    if h > 2 and w > 2:
+        total = np.zeros((h - 2, w - 2) + source.shape[2:], np.float32)
+        for dy in range(3):
+            for dx in range(3):
+                total += _SMOOTH[dy, dx] * source[dy:dy + h - 2, dx:dx + w - 2]
+        smoothed[1:-1, 1:-1] = store(total, image.dtype) if image.dtype.kind in "iu" else total
+    smoothed = smoothed[..., 0] if squeeze else smoothed
+    f32 = np.float32
+    mixed = image.astype(f32) * f32(factor) + smoothed * f32(1.0 - factor)
+    return store(mixed, image.dtype)
+
+
+class AdjustSharpness:
+    """Sharpen (factor > 1) or blur (factor < 1) with Pillow's smoothing filter."""
+
+    def __init__(self, sharpness_factor):
+        self.factor = float(check_number(sharpness_factor, "sharpness_factor", 0, 16777216,
+                                         "AdjustSharpness"))
+
+    def __call__(self, image):
+        image = np.asarray(image)
+        if image.ndim not in (2, 3):
+            raise RuntimeError(f"AdjustSharpness: expected an image of shape <H,W> or <H,W,C>, "
+                               f"got shape {image.shape}")
+        return adjust_sharpness(image, self.factor)

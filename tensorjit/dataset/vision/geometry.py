@@ -269,11 +269,11 @@ class RandomAffine(RandomOp):
 
     def parameters(self, height, width):
         """The drawn (degrees, translate in pixels, scale, shear)."""
-        t = self.translate
+        t, s = self.translate, self.shear
         return (self._draw(*self.degrees),
                 (self._draw(t[0], t[1]) * width, self._draw(t[2], t[3]) * height),
                 self._draw(*self.scale),
-                (self._draw(self.shear[0], self.shear[1]), self._draw(self.shear[2], self.shear[3])))
+                (self._draw(s[0], s[1]), self._draw(s[2], s[3])))
 
     def __call__(self, image):
         image = _image(image, "RandomAffine")

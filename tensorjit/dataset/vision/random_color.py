@@ -8,7 +8,7 @@ from ..transforms import RandomOp
 from . import color
 
 __all__ = ["RandomColorAdjust", "RandomEqualize", "RandomAutoContrast", "RandomInvert",
-           "RandomPosterize", "RandomSolarize"]
+           "RandomPosterize", "RandomSolarize", "RandomSharpness"]
 
 
 def check_prob(prob, who):
@@ -130,3 +130,18 @@ class RandomSolarize(RandomOp):
         first = low + self._integer(high - low + 1)
         second = low + self._integer(high - low + 1)
         return color.Solarize((min(first, second), max(first, second)))(image)
+
+
+class RandomSharpness(RandomOp):
+    """AdjustSharpness by a factor drawn uniformly from ``degrees`` = (min, max)."""
+
+    def __init__(self, degrees=(0.1, 1.9)):
+        super().__init__()
+        if not isinstance(degrees, (list, tuple)):
+            raise TypeError(f"RandomSharpness: degrees must be either a tuple or a list, got "
+                            f"{degrees!r}")
+        self.degrees = factor_range(degrees, "degrees", "RandomSharpness")
+
+    def __call__(self, image):
+        low, high = self.degrees
+        return color.AdjustSharpness(low + (high - low) * self._uniform())(image)
